@@ -1,0 +1,98 @@
+package dev.nccltriage.facts;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The closed vocabulary rules may name. Adding a fact means adding it here, with its type and a
+ * sentence saying what it means; `nccl-triage rules --facts` prints this table.
+ */
+public final class FactVocabulary {
+  public record Entry(String name, FactType type, String meaning) {}
+
+  private static final Pattern ENV = Pattern.compile("^env\\.NCCL_[A-Z0-9_]+$");
+  private static final Map<String, Entry> FIXED = build(
+      e("log.ncclLines", FactType.NUMBER, "number of lines recognised as NCCL output"),
+      e("log.ncclVersion", FactType.VERSION, "lowest NCCL version the log shows"),
+      e("job.nodes", FactType.NUMBER, "nodes in the job (comm line nNodes, else distinct hosts)"),
+      e("job.singleNode", FactType.BOOL, "the whole job runs on one node"),
+      e("job.ranks", FactType.NUMBER, "ranks in the job (nranks, else processes seen)"),
+      e("job.localGpus", FactType.NUMBER, "GPUs per node (localRanks, else distinct devices on a host)"),
+      e("net.transport", FactType.TEXT, "network NCCL used: IB, Socket, a plugin name, or mixed"),
+      e("net.rdma", FactType.BOOL, "the network NCCL used moves data with RDMA (all nodes)"),
+      e("net.mixed", FactType.BOOL, "nodes disagree on the network"),
+      e("net.usesNetwork", FactType.BOOL, "inter-node traffic exists (network channels, or more than one node)"),
+      e("net.channels", FactType.NUMBER, "network channel connections logged"),
+      e("net.oobInterface", FactType.TEXT, "interface of the IB out-of-band handshake (; OOB if:addr)"),
+      e("net.oobAddress", FactType.TEXT, "address of the IB out-of-band interface"),
+      e("net.bootstrapInterface", FactType.TEXT, "interface NCCL bootstrap used"),
+      e("net.socketInterfaces", FactType.LIST, "interfaces the Socket transport listed"),
+      e("ib.noDevice", FactType.BOOL, "NCCL printed NET/IB : No device found"),
+      e("ib.hcaPorts", FactType.NUMBER, "distinct HCA ports NCCL listed across the job"),
+      e("ib.hcaPortsMin", FactType.NUMBER, "fewest HCA ports any process listed"),
+      e("ib.hcaPerGpu", FactType.NUMBER, "ib.hcaPortsMin divided by job.localGpus"),
+      e("ib.hcaNames", FactType.LIST, "HCA names NCCL listed"),
+      e("ib.linkLayers", FactType.LIST, "link layers of the listed ports (IB, RoCE)"),
+      e("ib.mixedLinkLayers", FactType.BOOL, "the listed ports mix InfiniBand and RoCE"),
+      e("gdr.channels", FactType.TEXT, "GPUDirect RDMA over network channels: all, some, none"),
+      e("gdr.receiveChannels", FactType.TEXT, "GPUDirect RDMA over receive-side network channels: all, some, none"),
+      e("gdr.noModule", FactType.BOOL, "NCCL logged GDR disabled for lack of a peer-memory module"),
+      e("gdr.nicDisabled", FactType.BOOL, "NCCL logged GDR disabled for an HCA (no peer memory, no DMA-BUF)"),
+      e("gdr.distanceDisabled", FactType.BOOL, "NCCL logged GDR disabled because the GPU-NIC path is too long"),
+      e("gdr.enabledLogged", FactType.BOOL, "NCCL logged a GDR Enabled decision"),
+      e("gdr.ringsFlag", FactType.NUMBER, "GDR flag of 'Connected all rings, use ring PXN n GDR n' (2.24+)"),
+      e("gdr.dmabufAvailable", FactType.BOOL, "NCCL printed DMA-BUF is available on a GPU"),
+      e("plugin.loaded", FactType.LIST, "external net plugins NCCL loaded"),
+      e("error.completionStatus", FactType.LIST, "status numbers of IB completion errors"),
+      e("expect.hcas", FactType.NUMBER, "HCA ports expected per node (--expect-hcas)"),
+      e("env.NCCL_*", FactType.TEXT, "an NCCL variable NCCL echoed (X set by environment to Y)"),
+      e("error.<kind>", FactType.BOOL, "NCCL logged this error signature (kinds: "
+          + String.join(", ", Arrays.stream(ErrorKind.values()).map(ErrorKind::id).toList()) + ")"),
+      e("error.<kind>.detail", FactType.TEXT, "errno text or device name of the first such error"));
+
+  private FactVocabulary() {}
+
+  private static Entry e(String name, FactType type, String meaning) {
+    return new Entry(name, type, meaning);
+  }
+
+  private static Map<String, Entry> build(Entry... entries) {
+    Map<String, Entry> m = new LinkedHashMap<>();
+    for (Entry x : entries) {
+      m.put(x.name(), x);
+    }
+    return Collections.unmodifiableMap(m);
+  }
+
+  public static Map<String, Entry> entries() {
+    return FIXED;
+  }
+
+  public static boolean isKnown(String name) {
+    return type(name) != null;
+  }
+
+  public static FactType type(String name) {
+    Entry e = FIXED.get(name);
+    if (e != null && !name.contains("*") && !name.contains("<")) {
+      return e.type();
+    }
+    if (ENV.matcher(name).matches()) {
+      return FactType.TEXT;
+    }
+    if (name.startsWith("error.")) {
+      String rest = name.substring(6);
+      boolean detail = rest.endsWith(".detail");
+      String kind = detail ? rest.substring(0, rest.length() - 7) : rest;
+      for (ErrorKind k : ErrorKind.values()) {
+        if (k.id().equals(kind)) {
+          return detail ? FactType.TEXT : FactType.BOOL;
+        }
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,14 @@
+package dev.nccltriage.facts;
+
+import java.util.List;
+
+/** What one host's processes showed. {@code host} is null for lines without a host prefix. */
+public record NodeFacts(
+    String host,
+    int processes,
+    Integer gpus,
+    String transport,
+    Integer hcaPorts,
+    String oobInterface,
+    ChannelStats netChannels,
+    List<Integer> ranks) {}

@@ -1,0 +1,201 @@
+package dev.nccltriage.rules;
+
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.facts.Difference;
+import dev.nccltriage.facts.FactSet;
+import dev.nccltriage.facts.FactValue;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Evaluates the rules over the facts. The policy is fixed here and the knowledge is in the rules:
+ * gates first; then the questions in level order; the first "no" of problem severity names the
+ * layer through its causes (or its fallbacks); problem lints add candidates; a needed question left
+ * unknown makes the verdict inconclusive.
+ */
+public final class Engine {
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z][\\w.<>*-]*)}");
+  private final RuleSet rules;
+
+  public Engine(RuleSet rules) {
+    this.rules = rules;
+  }
+
+  public Verdict evaluate(FactSet facts, List<Difference> differs) {
+    for (Rule.Gate g : rules.gates()) {
+      if (g.when().eval(facts) == Tri.TRUE) {
+        return new Verdict(g.status(), g.status().equals("healthy") ? "none" : "unknown",
+            render(g.message(), facts), List.of(), List.of(), null, null, List.of(), differs,
+            List.of(render(g.advice(), facts)));
+      }
+    }
+    List<Verdict.Answer> path = new ArrayList<>();
+    List<Verdict.Candidate> candidates = new ArrayList<>();
+    String fix = null;
+    String probe = null;
+    String summary = null;
+    Rule.Question firstNo = null;
+    List<String> advice = new ArrayList<>();
+    boolean neededUnknown = false;
+    Rule.Question firstUnknown = null;
+    for (Rule.Question q : rules.questions()) {
+      String answer = answer(q, facts);
+      Condition decided = answer.equals("yes") ? q.yes() : answer.equals("no") ? q.no()
+          : answer.equals("n/a") ? q.applies() : null;
+      String note = answer.equals("unknown") ? render(q.decide(), facts) : null;
+      path.add(new Verdict.Answer(q.id(), q.ask(), answer, evidence(decided, facts), note));
+      if (answer.equals("unknown") && q.neededForHealthy()) {
+        neededUnknown = true;
+        if (firstUnknown == null) {
+          firstUnknown = q;
+        }
+      }
+      if (!answer.equals("no")) {
+        continue;
+      }
+      List<Verdict.Candidate> mine = new ArrayList<>();
+      String myFix = null;
+      String myProbe = null;
+      for (Rule.Cause c : rules.causes()) {
+        if (c.explains().equals(q.id()) && c.when().eval(facts) == Tri.TRUE) {
+          mine.add(new Verdict.Candidate(c.layer().id(), render(c.why(), facts), c.id(), evidence(c.when(), facts)));
+          if (myFix == null) {
+            myFix = render(c.fix(), facts);
+            myProbe = c.probe() == null ? null : render(c.probe(), facts);
+          }
+        }
+      }
+      if (mine.isEmpty()) {
+        for (Rule.Fallback f : q.fallback()) {
+          mine.add(new Verdict.Candidate(f.layer().id(), render(f.why(), facts), q.id(), List.of()));
+        }
+        myFix = render(q.fallback().isEmpty() ? q.fix() : q.fallback().get(0).fix(), facts);
+        myProbe = render(q.decide(), facts);
+      }
+      if (q.severity().equals("problem") && firstNo == null) {
+        firstNo = q;
+        fix = myFix;
+        probe = myProbe;
+        summary = mine.isEmpty() ? q.ask() + " No." : mine.get(0).why();
+        candidates.addAll(0, mine);
+      } else if (q.severity().equals("problem")) {
+        candidates.addAll(mine);
+      } else {
+        advice.add(q.id() + ": " + (mine.isEmpty() ? render(q.fix(), facts) : mine.get(0).why() + " " + myFix));
+      }
+    }
+    List<Verdict.Finding> findings = new ArrayList<>();
+    Rule.Lint topProblemLint = null;
+    for (Rule.Lint l : rules.lints()) {
+      if (l.when().eval(facts) != Tri.TRUE) {
+        continue;
+      }
+      List<Evidence> ev = evidence(l.when(), facts);
+      findings.add(new Verdict.Finding(l.id(), l.severity(), l.layer().id(), render(l.message(), facts),
+          render(l.fix(), facts), ev));
+      if (l.severity().equals("problem")) {
+        candidates.add(new Verdict.Candidate(l.layer().id(), render(l.message(), facts), l.id(), ev));
+        if (topProblemLint == null) {
+          topProblemLint = l;
+        }
+      }
+    }
+    List<Verdict.Candidate> ranked = dedupe(candidates);
+    if (firstNo == null && topProblemLint != null) {
+      summary = render(topProblemLint.message(), facts);
+      fix = render(topProblemLint.fix(), facts);
+    }
+    if (!ranked.isEmpty()) {
+      if (ranked.size() < 2) {
+        probe = null;
+      }
+      return new Verdict("problem", ranked.get(0).layer(), summary, ranked, path, fix, probe, findings,
+          differs, advice);
+    }
+    if (neededUnknown) {
+      advice.add(0, render(firstUnknown.decide(), facts));
+      return new Verdict("inconclusive", "unknown", "The log does not answer: " + firstUnknown.ask(),
+          List.of(), path, null, render(firstUnknown.decide(), facts), findings, differs, advice);
+    }
+    return new Verdict("healthy", "none", healthySummary(path), List.of(), path, null, null, findings,
+        differs, advice);
+  }
+
+  static String answer(Rule.Question q, FactSet facts) {
+    if (q.applies() != null && q.applies().eval(facts) == Tri.FALSE) {
+      return "n/a";
+    }
+    if (q.yes().eval(facts) == Tri.TRUE) {
+      return "yes";
+    }
+    if (q.no().eval(facts) == Tri.TRUE) {
+      return "no";
+    }
+    return "unknown";
+  }
+
+  private static String healthySummary(List<Verdict.Answer> path) {
+    long yes = path.stream().filter(a -> a.answer().equals("yes")).count();
+    long na = path.stream().filter(a -> a.answer().equals("n/a")).count();
+    if (yes == 0 && na > 0) {
+      return "Nothing to fix in the network path: the job does not use the network between nodes.";
+    }
+    return "No fallback found: " + yes + " of " + path.size()
+        + " questions answered yes and none answered no; the network path is the one NCCL should take.";
+  }
+
+  private static List<Verdict.Candidate> dedupe(List<Verdict.Candidate> all) {
+    Set<String> seen = new LinkedHashSet<>();
+    List<Verdict.Candidate> out = new ArrayList<>();
+    for (Verdict.Candidate c : all) {
+      if (seen.add(c.layer())) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  private static List<Evidence> evidence(Condition c, FactSet facts) {
+    if (c == null) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>();
+    c.facts(names);
+    Set<Evidence> out = new LinkedHashSet<>();
+    for (String n : new LinkedHashSet<>(names)) {
+      facts.get(n).ifPresent(v -> out.addAll(v.evidence()));
+    }
+    return List.copyOf(out).subList(0, Math.min(out.size(), 4));
+  }
+
+  /** Replaces {fact} placeholders with the fact's value ("unknown" when the fact is unknown). */
+  static String render(String template, FactSet facts) {
+    if (template == null) {
+      return null;
+    }
+    Matcher m = PLACEHOLDER.matcher(template);
+    StringBuilder sb = new StringBuilder();
+    while (m.find()) {
+      Optional<FactValue> v = facts.get(m.group(1));
+      m.appendReplacement(sb, Matcher.quoteReplacement(v.map(x -> show(x.value())).orElse("unknown")));
+    }
+    m.appendTail(sb);
+    return sb.toString();
+  }
+
+  private static String show(Object v) {
+    if (v instanceof Double d) {
+      return d == Math.rint(d) ? String.valueOf(d.longValue()) : String.format(Locale.ROOT, "%.2f", d);
+    }
+    if (v instanceof List<?> l) {
+      return String.join(", ", l.stream().map(String::valueOf).toList());
+    }
+    return String.valueOf(v);
+  }
+}

@@ -1,0 +1,35 @@
+package dev.nccltriage.rules;
+
+import java.util.List;
+
+/**
+ * The closed set of rule templates. Every rule has a stable id, the file and line it came from,
+ * and test cases (facts plus the expected outcome) that the build checks.
+ */
+public sealed interface Rule {
+  String id();
+
+  String origin();
+
+  List<RuleCase> cases();
+
+  /** A question of the decision tree, asked in {@code level} order. */
+  record Question(String id, String origin, int level, String ask, Condition applies, Condition yes,
+      Condition no, String severity, boolean neededForHealthy, String fix, String decide,
+      List<Fallback> fallback, List<RuleCase> cases) implements Rule {}
+
+  /** A layer that explains a "no" to one question, when its condition holds. */
+  record Cause(String id, String origin, String explains, Layer layer, int weight, Condition when,
+      String why, String fix, String probe, List<RuleCase> cases) implements Rule {}
+
+  /** A finding that stands on its own: an env misuse, an error signature, a risky choice. */
+  record Lint(String id, String origin, String severity, Layer layer, int weight, Condition when,
+      String message, String fix, List<RuleCase> cases) implements Rule {}
+
+  /** Stops the tree early with a fixed status, e.g. a log with no NCCL lines. */
+  record Gate(String id, String origin, String status, Condition when, String message, String advice,
+      List<RuleCase> cases) implements Rule {}
+
+  /** A candidate layer a question names when no cause rule explains its "no". */
+  record Fallback(Layer layer, String why, String fix) {}
+}

@@ -1,0 +1,231 @@
+package dev.nccltriage.rules;
+
+import dev.nccltriage.facts.FactVocabulary;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Loads rule files strictly: an unknown key, unknown fact, duplicate id, bad regex or bad value is
+ * an error naming the file and line. The built-in rules are the jar's {@code rules/} folder (listed
+ * in {@code rules/INDEX}); {@code --rules DIR} adds every *.yaml in DIR.
+ */
+public final class RuleLoader {
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z][\\w.<>*-]*)}");
+  private static final Set<String> SEVERITIES = Set.of("problem", "warn", "info");
+  private static final Set<String> STATUSES = Set.of("healthy", "problem", "inconclusive");
+
+  public RuleSet loadBuiltInAnd(Path extraDir) throws RuleFileException {
+    RuleSet.Builder set = new RuleSet.Builder();
+    for (String name : builtInNames()) {
+      try (InputStream in = RuleLoader.class.getResourceAsStream("/rules/" + name)) {
+        if (in == null) {
+          throw new RuleFileException("rules/" + name + ": listed in rules/INDEX but missing from the jar");
+        }
+        load("rules/" + name, new InputStreamReader(in, StandardCharsets.UTF_8), set);
+      } catch (IOException e) {
+        throw new RuleFileException("rules/" + name + ": " + e.getMessage());
+      }
+    }
+    if (extraDir != null) {
+      loadDir(extraDir, set);
+    }
+    return set.build();
+  }
+
+  private static List<String> builtInNames() throws RuleFileException {
+    try (InputStream in = RuleLoader.class.getResourceAsStream("/rules/INDEX")) {
+      if (in == null) {
+        throw new RuleFileException("rules/INDEX is missing from the jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
+          .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    } catch (IOException e) {
+      throw new RuleFileException("rules/INDEX: " + e.getMessage());
+    }
+  }
+
+  private void loadDir(Path dir, RuleSet.Builder set) throws RuleFileException {
+    if (!Files.isDirectory(dir)) {
+      throw new RuleFileException(dir + ": --rules needs a directory of *.yaml rule files");
+    }
+    List<Path> files;
+    try (Stream<Path> s = Files.list(dir)) {
+      files = s.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().toList();
+    } catch (IOException e) {
+      throw new RuleFileException(dir + ": " + e.getMessage());
+    }
+    for (Path f : files) {
+      try (Reader r = Files.newBufferedReader(f)) {
+        load(f.toString(), r, set);
+      } catch (IOException e) {
+        throw new RuleFileException(f + ": " + e.getMessage());
+      }
+    }
+  }
+
+  /** Loads one file into the set; visible for tests that feed broken rules. */
+  public void load(String file, Reader reader, RuleSet.Builder set) throws RuleFileException {
+    try {
+      YamlNode root = YamlNode.read(reader);
+      Map<String, YamlNode> top = root.map("a rule file");
+      for (Map.Entry<String, YamlNode> e : top.entrySet()) {
+        for (YamlNode n : e.getValue().list("'" + e.getKey() + "'")) {
+          String origin = file + ":" + n.line();
+          Rule r = switch (e.getKey()) {
+            case "questions" -> question(n, origin);
+            case "causes" -> cause(n, origin);
+            case "lints" -> lint(n, origin);
+            case "gates" -> gate(n, origin);
+            default -> throw new RuleException(e.getValue().line(),
+                "unknown section '" + e.getKey() + "' (questions, causes, lints, gates)");
+          };
+          set.add(r, n.line());
+        }
+      }
+    } catch (RuleException e) {
+      throw new RuleFileException(file + ":" + e.line() + ": " + e.getMessage());
+    } catch (IOException e) {
+      throw new RuleFileException(file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+    }
+  }
+
+  private static Map<String, YamlNode> fields(YamlNode n, Set<String> required, Set<String> optional) {
+    Map<String, YamlNode> m = n.map("a rule");
+    for (String k : m.keySet()) {
+      if (!required.contains(k) && !optional.contains(k)) {
+        throw new RuleException(m.get(k).line(), "unknown key '" + k + "' (allowed: "
+            + String.join(", ", union(required, optional)) + ")");
+      }
+    }
+    for (String k : required) {
+      if (!m.containsKey(k)) {
+        throw new RuleException(n.line(), "missing key '" + k + "'");
+      }
+    }
+    return m;
+  }
+
+  private static List<String> union(Set<String> a, Set<String> b) {
+    List<String> l = new ArrayList<>(a);
+    l.addAll(b);
+    l.sort(null);
+    return l;
+  }
+
+  private static Rule question(YamlNode n, String origin) {
+    Map<String, YamlNode> m = fields(n, Set.of("id", "level", "ask", "yes", "no", "severity", "fix", "decide", "fallback"),
+        Set.of("applies", "neededForHealthy", "cases"));
+    List<Rule.Fallback> fallback = new ArrayList<>();
+    for (YamlNode f : m.get("fallback").list("'fallback'")) {
+      Map<String, YamlNode> fm = fields(f, Set.of("layer", "why", "fix"), Set.of());
+      fallback.add(new Rule.Fallback(layer(fm.get("layer")), text(fm.get("why")), text(fm.get("fix"))));
+    }
+    return new Rule.Question(id(m), origin, (int) m.get("level").number("'level'"), text(m.get("ask")),
+        m.containsKey("applies") ? Condition.parse(m.get("applies")) : null,
+        Condition.parse(m.get("yes")), Condition.parse(m.get("no")), severity(m.get("severity")),
+        m.containsKey("neededForHealthy") && Boolean.TRUE.equals(m.get("neededForHealthy").value()),
+        text(m.get("fix")), text(m.get("decide")), fallback,
+        cases(m.get("cases"), Set.of("yes", "no", "unknown", "n/a")));
+  }
+
+  private static Rule cause(YamlNode n, String origin) {
+    Map<String, YamlNode> m = fields(n, Set.of("id", "explains", "layer", "weight", "when", "why", "fix"),
+        Set.of("probe", "cases"));
+    return new Rule.Cause(id(m), origin, m.get("explains").text("'explains'"), layer(m.get("layer")),
+        (int) m.get("weight").number("'weight'"), Condition.parse(m.get("when")), text(m.get("why")),
+        text(m.get("fix")), m.containsKey("probe") ? text(m.get("probe")) : null,
+        cases(m.get("cases"), Set.of("fires", "quiet")));
+  }
+
+  private static Rule lint(YamlNode n, String origin) {
+    Map<String, YamlNode> m = fields(n, Set.of("id", "severity", "layer", "when", "message", "fix"),
+        Set.of("weight", "cases"));
+    return new Rule.Lint(id(m), origin, severity(m.get("severity")), layer(m.get("layer")),
+        m.containsKey("weight") ? (int) m.get("weight").number("'weight'") : 50,
+        Condition.parse(m.get("when")), text(m.get("message")), text(m.get("fix")),
+        cases(m.get("cases"), Set.of("fires", "quiet")));
+  }
+
+  private static Rule gate(YamlNode n, String origin) {
+    Map<String, YamlNode> m = fields(n, Set.of("id", "status", "when", "message", "advice"), Set.of("cases"));
+    String status = m.get("status").text("'status'");
+    if (!STATUSES.contains(status)) {
+      throw new RuleException(m.get("status").line(), "status must be one of " + STATUSES);
+    }
+    return new Rule.Gate(id(m), origin, status, Condition.parse(m.get("when")), text(m.get("message")),
+        text(m.get("advice")), cases(m.get("cases"), Set.of("fires", "quiet")));
+  }
+
+  private static String id(Map<String, YamlNode> m) {
+    String id = m.get("id").text("'id'");
+    if (!id.matches("[A-Za-z][A-Za-z0-9-]*")) {
+      throw new RuleException(m.get("id").line(), "rule id '" + id + "' must be letters, digits and '-'");
+    }
+    return id;
+  }
+
+  private static Layer layer(YamlNode n) {
+    String s = n.text("'layer'");
+    return Layer.of(s).orElseThrow(() -> new RuleException(n.line(), "unknown layer '" + s + "'"));
+  }
+
+  private static String severity(YamlNode n) {
+    String s = n.text("'severity'");
+    if (!SEVERITIES.contains(s)) {
+      throw new RuleException(n.line(), "severity must be one of " + SEVERITIES);
+    }
+    return s;
+  }
+
+  /** Text shown to people; {placeholders} must name facts of the vocabulary. */
+  private static String text(YamlNode n) {
+    String s = n.text("a text field");
+    Matcher m = PLACEHOLDER.matcher(s);
+    while (m.find()) {
+      if (!FactVocabulary.isKnown(m.group(1))) {
+        throw new RuleException(n.line(), "placeholder {" + m.group(1) + "} is not a known fact");
+      }
+    }
+    return s;
+  }
+
+  private static List<RuleCase> cases(YamlNode n, Set<String> outcomes) {
+    List<RuleCase> out = new ArrayList<>();
+    if (n == null) {
+      return out;
+    }
+    for (YamlNode c : n.list("'cases'")) {
+      Map<String, YamlNode> m = fields(c, Set.of("facts", "expect"), Set.of());
+      String expect = m.get("expect").text("'expect'");
+      if (!outcomes.contains(expect)) {
+        throw new RuleException(m.get("expect").line(), "expect must be one of " + outcomes);
+      }
+      Map<String, Object> facts = new LinkedHashMap<>();
+      for (Map.Entry<String, YamlNode> f : m.get("facts").map("'facts'").entrySet()) {
+        if (!FactVocabulary.isKnown(f.getKey())) {
+          throw new RuleException(f.getValue().line(), "unknown fact '" + f.getKey() + "' in a case");
+        }
+        Object v = f.getValue().value();
+        if (v instanceof List<?> l) {
+          v = l.stream().map(x -> ((YamlNode) x).value()).toList();
+        }
+        facts.put(f.getKey(), v);
+      }
+      out.add(new RuleCase(facts, expect, c.line()));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,28 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.evidence.EvidenceList;
+
+/** Network channel lines of one process over one network, split by direction and GDR use. */
+final class ChannelCounter {
+  long send;
+  long sendGdr;
+  long receive;
+  long receiveGdr;
+  long devices; // bit i set: NET/<name>/i was used (i < 64)
+  final EvidenceList withGdr = new EvidenceList();
+  final EvidenceList withoutGdr = new EvidenceList();
+
+  long total() {
+    return send + receive;
+  }
+
+  void merge(ChannelCounter o, long lineOffset) {
+    send += o.send;
+    sendGdr += o.sendGdr;
+    receive += o.receive;
+    receiveGdr += o.receiveGdr;
+    devices |= o.devices;
+    withGdr.addAll(o.withGdr, lineOffset);
+    withoutGdr.addAll(o.withoutGdr, lineOffset);
+  }
+}

@@ -1,0 +1,84 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.facts.Difference;
+import dev.nccltriage.facts.NodeFacts;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/** Finds the nodes that disagree with the majority: transport, HCA count, GDR use, OOB interface. */
+final class Differences {
+  private static final int MAX = 32;
+  private final List<NodeFacts> nodes;
+  private final List<ProcessState> procs;
+
+  Differences(List<NodeFacts> nodes, List<ProcessState> procs) {
+    this.nodes = nodes.stream().filter(n -> n.host() != null).toList();
+    this.procs = procs;
+  }
+
+  List<Difference> find() {
+    List<Difference> out = new ArrayList<>();
+    if (nodes.size() < 2) {
+      return out;
+    }
+    aspect(out, "transport", NodeFacts::transport, (n, major, count) ->
+        "uses " + n.transport() + " while " + count + " other node(s) use " + major, true);
+    aspect(out, "hcas", NodeFacts::hcaPorts, (n, major, count) ->
+        "NCCL sees " + n.hcaPorts() + " HCA port(s) while " + count + " other node(s) see " + major, false);
+    aspect(out, "gdr", n -> n.netChannels().total() == 0 ? null : n.netChannels().gdr(), (n, major, count) ->
+        "GPUDirect RDMA on " + n.netChannels().gdr() + " of its network channels while " + count
+            + " other node(s) have it on " + major, false);
+    aspect(out, "oob", NodeFacts::oobInterface, (n, major, count) ->
+        "out-of-band interface " + n.oobInterface() + " while " + count + " other node(s) use " + major, false);
+    return out;
+  }
+
+  interface Describe {
+    String what(NodeFacts n, Object majority, int majorityCount);
+  }
+
+  private void aspect(List<Difference> out, String name, Function<NodeFacts, Object> key, Describe d, boolean channels) {
+    Map<Object, Integer> counts = new LinkedHashMap<>();
+    for (NodeFacts n : nodes) {
+      Object k = key.apply(n);
+      if (k != null) {
+        counts.merge(k, 1, Integer::sum);
+      }
+    }
+    if (counts.size() < 2) {
+      return;
+    }
+    Object major = counts.entrySet().stream().max(Map.Entry.comparingByValue()).get().getKey();
+    int majorCount = counts.get(major);
+    for (NodeFacts n : nodes) {
+      Object k = key.apply(n);
+      if (k != null && !Objects.equals(k, major) && out.size() < MAX) {
+        out.add(new Difference(n.host(), name, d.what(n, major, majorCount), evidence(n.host(), name)));
+      }
+    }
+  }
+
+  private List<Evidence> evidence(String host, String aspect) {
+    List<Evidence> ev = new ArrayList<>();
+    for (ProcessState p : procs) {
+      if (!host.equals(p.host)) {
+        continue;
+      }
+      switch (aspect) {
+        case "transport" -> {
+          ev.addAll(p.ibNoDevice.items());
+          ev.addAll(p.networkEvidence.items());
+          p.netChannels.values().forEach(c -> ev.addAll(c.withoutGdr.items()));
+        }
+        case "hcas", "oob" -> ev.addAll(p.ibUsingEvidence.items());
+        default -> p.netChannels.values().forEach(c -> ev.addAll(c.withoutGdr.items()));
+      }
+    }
+    return FactsBuilder.cap(ev);
+  }
+}

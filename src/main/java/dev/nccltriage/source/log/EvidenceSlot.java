@@ -1,0 +1,21 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.evidence.EvidenceList;
+
+/** Lazily materialises the current line as evidence: text is decoded only if it will be kept. */
+final class EvidenceSlot {
+  String source;
+  byte[] buf;
+  int start;
+  int end;
+  long lineNo;
+
+  void record(EvidenceList list) {
+    if (list.count() < EvidenceList.KEEP) {
+      list.add(new Evidence(source, lineNo, Bytes.text(buf, start, end).strip()));
+    } else {
+      list.add(null);
+    }
+  }
+}

@@ -1,0 +1,305 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.evidence.EvidenceList;
+import dev.nccltriage.facts.ChannelStats;
+import dev.nccltriage.facts.ErrorSignature;
+import dev.nccltriage.facts.GdrDecision;
+import dev.nccltriage.facts.Hca;
+import dev.nccltriage.facts.Iface;
+import dev.nccltriage.facts.InputStats;
+import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.facts.NetworkKind;
+import dev.nccltriage.facts.NodeFacts;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Turns what the parser collected into job-level {@link LogFacts}. Derives; never judges. */
+final class FactsBuilder {
+  private final LogAccumulator acc;
+  private final List<InputStats> inputs;
+  private final Map<String, List<Evidence>> evidence = new LinkedHashMap<>();
+
+  FactsBuilder(LogAccumulator acc, List<InputStats> inputs) {
+    this.acc = acc;
+    this.inputs = inputs;
+  }
+
+  LogFacts build() {
+    List<ProcessState> procs = resolveGluedHosts(acc.processes.all());
+    Map<String, List<ProcessState>> byHost = new LinkedHashMap<>();
+    for (ProcessState p : procs) {
+      if (p.host != null) {
+        byHost.computeIfAbsent(p.host, k -> new ArrayList<>()).add(p);
+      }
+    }
+    int nRanks = procs.stream().mapToInt(p -> p.nRanks).max().orElse(-1);
+    int nNodes = procs.stream().mapToInt(p -> p.nNodes).max().orElse(-1);
+    Integer nodes = nNodes > 0 ? Integer.valueOf(nNodes) : byHost.isEmpty() ? null : byHost.size();
+    String nodesFrom = nNodes > 0 ? "comm" : byHost.isEmpty() ? null : "hostnames";
+    Integer ranks = nRanks > 0 ? Integer.valueOf(nRanks) : byHost.isEmpty() ? null : (int) procs.stream().filter(p -> p.host != null).count();
+
+    List<NodeFacts> nodeDetails = new ArrayList<>();
+    Map<String, Integer> transportNodes = new LinkedHashMap<>();
+    Set<String> transports = new LinkedHashSet<>();
+    for (Map.Entry<String, List<ProcessState>> h : byHost.entrySet()) {
+      nodeDetails.add(node(h.getKey(), h.getValue()));
+    }
+    List<ProcessState> unattributed = procs.stream().filter(p -> p.host == null).toList();
+    if (!unattributed.isEmpty()) {
+      nodeDetails.add(node(null, unattributed));
+    }
+    for (ProcessState p : procs) {
+      String t = transport(p);
+      if (t != null) {
+        transports.add(t);
+      }
+    }
+    for (NodeFacts n : nodeDetails) {
+      if (n.transport() != null) {
+        transportNodes.merge(n.transport(), 1, Integer::sum);
+      }
+    }
+    String transport = transports.isEmpty() ? null : transports.size() == 1 ? transports.iterator().next() : "mixed";
+    Boolean rdma = NetworkKind.rdma(transports);
+
+    List<Hca> hcas = new ArrayList<>();
+    Set<String> seenPorts = new LinkedHashSet<>();
+    int minPorts = Integer.MAX_VALUE;
+    boolean ro = false;
+    for (ProcessState p : procs) {
+      List<Hca> list = p.hcas != null ? p.hcas : p.perLineHcas.isEmpty() ? null : p.perLineHcas;
+      if (list == null) {
+        continue;
+      }
+      ro |= p.relaxedOrdering;
+      int ports = 0;
+      for (Hca h : list) {
+        ports += h.ports().size();
+        boolean added = false;
+        for (Hca port : h.ports()) {
+          added |= seenPorts.add(port.name() + ":" + port.port());
+        }
+        if (added) {
+          hcas.add(h);
+        }
+      }
+      minPorts = Math.min(minPorts, ports);
+    }
+    Integer hcaPorts = seenPorts.isEmpty() ? null : seenPorts.size();
+    Set<String> linkLayers = new TreeSet<>();
+    hcas.forEach(h -> h.ports().forEach(p -> linkLayers.add(p.linkLayer())));
+
+    Map<String, Integer> oobCount = new LinkedHashMap<>();
+    Iface oob = null;
+    int best = 0;
+    for (ProcessState p : procs) {
+      if (p.oob != null) {
+        int c = oobCount.merge(p.oob.name(), 1, Integer::sum);
+        if (c > best) {
+          best = c;
+          oob = p.oob;
+        }
+      }
+    }
+    Iface bootstrap = procs.stream().map(p -> p.bootstrap).filter(x -> x != null).findFirst().orElse(null);
+    List<Iface> socketIfaces = new ArrayList<>();
+    for (ProcessState p : procs) {
+      if (p.socketIfaces != null) {
+        for (Iface f : p.socketIfaces) {
+          if (socketIfaces.stream().noneMatch(x -> x.name().equals(f.name())) && socketIfaces.size() < 32) {
+            socketIfaces.add(f);
+          }
+        }
+      }
+    }
+    ChannelStats channels = ChannelStats.NONE;
+    long local = 0;
+    int ringsGdr = -1;
+    for (ProcessState p : procs) {
+      channels = channels.plus(stats(p));
+      local += p.localChannels;
+      if (p.ringsGdr >= 0) {
+        ringsGdr = ringsGdr < 0 ? p.ringsGdr : Math.min(ringsGdr, p.ringsGdr);
+      }
+    }
+    collectEvidence(procs);
+
+    List<GdrDecision> gdr = new ArrayList<>();
+    acc.gdr.values().forEach(g -> gdr.add(new GdrDecision(g.enabled, g.reason, g.distance, g.threshold,
+        g.evidence.count(), g.evidence.items())));
+    Map<String, String> env = new LinkedHashMap<>();
+    Map<String, List<String>> conflicts = new LinkedHashMap<>();
+    acc.env.forEach((name, values) -> {
+      env.put(name, values.keySet().iterator().next());
+      if (values.size() > 1) {
+        conflicts.put(name, List.copyOf(values.keySet()));
+      }
+      List<Evidence> ev = new ArrayList<>();
+      values.values().forEach(l -> ev.addAll(l.items()));
+      evidence.put("env." + name, ev.subList(0, Math.min(ev.size(), EvidenceList.KEEP)));
+    });
+    List<ErrorSignature> errors = new ArrayList<>();
+    acc.errors.values().forEach(e -> errors.add(new ErrorSignature(e.kind.id(), e.detail, e.status,
+        e.evidence.count(), List.copyOf(e.hosts), e.evidence.items())));
+    List<Evidence> versionEv = new ArrayList<>();
+    acc.versions.values().forEach(l -> versionEv.addAll(l.items()));
+    evidence.put("versions", cap(versionEv));
+    evidence.put("dmabuf", acc.dmabuf.items());
+
+    return new LogFacts(inputs, acc.ncclLines, List.copyOf(new TreeSet<>(acc.versions.keySet())), ranks,
+        (int) procs.stream().filter(p -> p.host != null).count(), nodes, nodesFrom,
+        nodes == null ? null : nodes == 1, localGpus(procs, byHost), transport, rdma, transportNodes,
+        hcas, hcaPorts, minPorts == Integer.MAX_VALUE ? null : minPorts, ro, List.copyOf(linkLayers),
+        oob, List.copyOf(oobCount.keySet()), bootstrap, socketIfaces, channels, local, channels.gdr(),
+        ringsGdr < 0 ? null : ringsGdr, !acc.dmabuf.isEmpty(), gdr, env, conflicts, errors,
+        List.copyOf(acc.pluginsLoaded.keySet()), procs.stream().anyMatch(p -> !p.ibNoDevice.isEmpty()),
+        nodeDetails, new Differences(nodeDetails, procs).find(), evidence);
+  }
+
+  /** A transport for the process: what its channels used, else what "Using network" said. */
+  static String transport(ProcessState p) {
+    String best = null;
+    long most = 0;
+    for (Map.Entry<String, ChannelCounter> e : p.netChannels.entrySet()) {
+      if (e.getValue().total() > most) {
+        most = e.getValue().total();
+        best = e.getKey();
+      }
+    }
+    return best != null ? best : p.network;
+  }
+
+  static ChannelStats stats(ProcessState p) {
+    ChannelStats s = ChannelStats.NONE;
+    for (ChannelCounter c : p.netChannels.values()) {
+      s = s.plus(new ChannelStats(c.total(), c.sendGdr + c.receiveGdr, c.send, c.sendGdr, c.receive, c.receiveGdr));
+    }
+    return s;
+  }
+
+  private NodeFacts node(String host, List<ProcessState> ps) {
+    Set<String> ts = new LinkedHashSet<>();
+    ChannelStats s = ChannelStats.NONE;
+    long devices = 0;
+    Integer ports = null;
+    String oob = null;
+    TreeSet<Integer> ranks = new TreeSet<>();
+    int localRanks = -1;
+    for (ProcessState p : ps) {
+      String t = transport(p);
+      if (t != null) {
+        ts.add(t);
+      }
+      s = s.plus(stats(p));
+      devices |= p.devices;
+      localRanks = Math.max(localRanks, p.localRanks);
+      List<Hca> list = p.hcas != null ? p.hcas : p.perLineHcas.isEmpty() ? null : p.perLineHcas;
+      if (list != null) {
+        int n = list.stream().mapToInt(h -> h.ports().size()).sum();
+        ports = ports == null ? n : Math.min(ports, n);
+      }
+      if (oob == null && p.oob != null) {
+        oob = p.oob.name();
+      }
+      if (p.rankMax >= 0 && ranks.size() < 64) {
+        ranks.add(p.rankMin);
+        if (p.rankMax != p.rankMin) {
+          ranks.add(p.rankMax);
+        }
+      }
+    }
+    String transport = ts.isEmpty() ? null : ts.size() == 1 ? ts.iterator().next() : "mixed";
+    Integer gpus = localRanks > 0 ? Integer.valueOf(localRanks) : devices == 0 ? null : Long.bitCount(devices);
+    return new NodeFacts(host, ps.size(), gpus, transport, ports, oob, s, List.copyOf(ranks));
+  }
+
+  private static Integer localGpus(List<ProcessState> procs, Map<String, List<ProcessState>> byHost) {
+    int local = procs.stream().mapToInt(p -> p.localRanks).max().orElse(-1);
+    if (local > 0) {
+      return local;
+    }
+    int most = 0;
+    for (List<ProcessState> ps : byHost.values()) {
+      long devices = 0;
+      for (ProcessState p : ps) {
+        devices |= p.devices;
+      }
+      most = Math.max(most, Long.bitCount(devices));
+    }
+    return most == 0 ? null : most;
+  }
+
+  /**
+   * Two glued lines put the tail of one line in front of the next host name ("...nvmlDev 1
+   * nvmhost-a:12:12"). A host seen only in such positions that ends with a real host name of the
+   * same pid is that host.
+   */
+  private static List<ProcessState> resolveGluedHosts(List<ProcessState> all) {
+    List<ProcessState> out = new ArrayList<>();
+    for (ProcessState p : all) {
+      if (p.hostFromGluedLine && p.host != null) {
+        ProcessState real = all.stream()
+            .filter(q -> q != p && !q.hostFromGluedLine && q.host != null && q.pid == p.pid && p.host.endsWith(q.host))
+            .findFirst().orElse(null);
+        if (real != null) {
+          real.merge(p, 0);
+          continue;
+        }
+      }
+      out.add(p);
+    }
+    return out;
+  }
+
+  private void collectEvidence(List<ProcessState> procs) {
+    List<Evidence> network = new ArrayList<>();
+    List<Evidence> gdrYes = new ArrayList<>();
+    List<Evidence> gdrNo = new ArrayList<>();
+    List<Evidence> noDevice = new ArrayList<>();
+    List<Evidence> ibUsing = new ArrayList<>();
+    List<Evidence> socket = new ArrayList<>();
+    List<Evidence> boot = new ArrayList<>();
+    List<Evidence> comm = new ArrayList<>();
+    List<Evidence> local = new ArrayList<>();
+    List<Evidence> rings = new ArrayList<>();
+    for (ProcessState p : procs) {
+      network.addAll(p.networkEvidence.items());
+      p.netChannels.values().forEach(c -> {
+        gdrYes.addAll(c.withGdr.items());
+        gdrNo.addAll(c.withoutGdr.items());
+      });
+      noDevice.addAll(p.ibNoDevice.items());
+      ibUsing.addAll(p.ibUsingEvidence.items());
+      socket.addAll(p.socketEvidence.items());
+      boot.addAll(p.bootstrapEvidence.items());
+      comm.addAll(p.commEvidence.items());
+      local.addAll(p.localChannelEvidence.items());
+      rings.addAll(p.ringsGdrEvidence.items());
+    }
+    evidence.put("network", cap(network));
+    evidence.put("channels.gdrdma", cap(gdrYes));
+    evidence.put("channels.noGdrdma", cap(gdrNo));
+    List<Evidence> channels = new ArrayList<>(cap(gdrNo));
+    channels.addAll(cap(gdrYes));
+    evidence.put("channels", cap(channels));
+    evidence.put("ibNoDevice", cap(noDevice));
+    evidence.put("ibUsing", cap(ibUsing));
+    evidence.put("socket", cap(socket));
+    evidence.put("bootstrap", cap(boot));
+    evidence.put("comm", cap(comm));
+    evidence.put("localChannels", cap(local));
+    evidence.put("ringsGdr", cap(rings));
+  }
+
+  static List<Evidence> cap(List<Evidence> l) {
+    List<Evidence> sorted = new ArrayList<>(l);
+    sorted.sort(java.util.Comparator.comparing(Evidence::source).thenComparingLong(Evidence::line));
+    return List.copyOf(sorted.subList(0, Math.min(sorted.size(), EvidenceList.KEEP)));
+  }
+}

@@ -1,0 +1,105 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.evidence.EvidenceList;
+import dev.nccltriage.facts.ErrorKind;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything one pass over (part of) a log collected. Each parallel chunk fills its own; chunks are
+ * merged in file order, shifting line numbers by the lines of the chunks before.
+ */
+final class LogAccumulator {
+  final ProcessTable processes = new ProcessTable();
+  final Map<String, EvidenceList> versions = new LinkedHashMap<>();
+  final Map<String, Map<String, EvidenceList>> env = new LinkedHashMap<>();
+  final Map<String, GdrAcc> gdr = new LinkedHashMap<>();
+  final Map<String, ErrAcc> errors = new LinkedHashMap<>();
+  final Map<String, EvidenceList> pluginsLoaded = new LinkedHashMap<>();
+  final EvidenceList dmabuf = new EvidenceList();
+  long lines;
+  long ncclLines;
+  long unplaced;
+  long truncated;
+
+  static final class GdrAcc {
+    final boolean enabled;
+    final String reason;
+    final Integer distance;
+    final Integer threshold;
+    final EvidenceList evidence = new EvidenceList();
+
+    GdrAcc(boolean enabled, String reason, Integer distance, Integer threshold) {
+      this.enabled = enabled;
+      this.reason = reason;
+      this.distance = distance;
+      this.threshold = threshold;
+    }
+  }
+
+  static final class ErrAcc {
+    static final int MAX_HOSTS = 16;
+    final ErrorKind kind;
+    final String detail;
+    final Integer status;
+    final Set<String> hosts = new LinkedHashSet<>();
+    final EvidenceList evidence = new EvidenceList();
+
+    ErrAcc(ErrorKind kind, String detail, Integer status) {
+      this.kind = kind;
+      this.detail = detail;
+      this.status = status;
+    }
+
+    void seeHost(String host) {
+      if (host != null && hosts.size() < MAX_HOSTS) {
+        hosts.add(host);
+      }
+    }
+  }
+
+  GdrAcc gdr(boolean enabled, String reason, Integer distance, Integer threshold) {
+    String key = enabled + "/" + reason + "/" + distance + "/" + threshold;
+    return gdr.computeIfAbsent(key, k -> new GdrAcc(enabled, reason, distance, threshold));
+  }
+
+  ErrAcc error(ErrorKind kind, String detail, Integer status) {
+    String key = kind + "/" + detail + "/" + status;
+    return errors.computeIfAbsent(key, k -> new ErrAcc(kind, detail, status));
+  }
+
+  EvidenceList env(String name, String value) {
+    return env.computeIfAbsent(name, k -> new LinkedHashMap<>())
+        .computeIfAbsent(value, k -> new EvidenceList());
+  }
+
+  /** Appends a later chunk; {@code off} is the number of lines before it. */
+  void merge(LogAccumulator o, long off) {
+    for (ProcessState p : o.processes.all()) {
+      byte[] host = p.host == null ? null : p.host.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      ProcessState mine =
+          host == null
+              ? processes.get(null, -1, -1, p.pid, p.hostFromGluedLine)
+              : processes.get(host, 0, host.length, p.pid, p.hostFromGluedLine);
+      mine.merge(p, off);
+    }
+    o.versions.forEach((k, v) -> versions.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
+    o.env.forEach((n, m) -> m.forEach((val, ev) -> env(n, val).addAll(ev, off)));
+    o.gdr.forEach((k, g) -> gdr(g.enabled, g.reason, g.distance, g.threshold).evidence.addAll(g.evidence, off));
+    o.errors.forEach(
+        (k, e) -> {
+          ErrAcc mine = error(e.kind, e.detail, e.status);
+          mine.evidence.addAll(e.evidence, off);
+          e.hosts.forEach(mine::seeHost);
+        });
+    o.pluginsLoaded.forEach(
+        (k, v) -> pluginsLoaded.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
+    dmabuf.addAll(o.dmabuf, off);
+    lines += o.lines;
+    ncclLines += o.ncclLines;
+    unplaced += o.unplaced;
+    truncated += o.truncated;
+  }
+}

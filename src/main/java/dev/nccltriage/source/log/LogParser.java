@@ -1,0 +1,159 @@
+package dev.nccltriage.source.log;
+
+import static dev.nccltriage.source.log.Bytes.ascii;
+import static dev.nccltriage.source.log.Bytes.indexOf;
+import static dev.nccltriage.source.log.Bytes.startsWith;
+
+/**
+ * One pass over log lines: finds the NCCL envelope anywhere in a line (launcher, kubectl and
+ * timestamp prefixes are simply what comes before it), works out which process printed it, and
+ * hands the message to {@link MessageParser}. Lines it cannot place are counted, never fatal.
+ */
+final class LogParser implements LineSink {
+  private static final byte[] NCCL = ascii("NCCL ");
+  private static final byte[] INFO = ascii("INFO");
+  private static final byte[] WARN = ascii("WARN");
+  private static final byte[] TRACE = ascii("TRACE");
+  private static final byte[] CALL = ascii("CALL");
+  private static final byte[] VERSION = ascii("version ");
+  private static final byte[] OLD_INFO = ascii("] INFO ");
+  private static final byte[] OLD_WARN = ascii("] WARN ");
+
+  private final LogAccumulator acc;
+  private final MessageParser messages;
+  private final EvidenceSlot slot = new EvidenceSlot();
+  private final Prefix prefix = new Prefix();
+  private final Prefix gluedPrefix = new Prefix();
+  private byte[] scratch = new byte[256];
+
+  LogParser(LogAccumulator acc, String source) {
+    this.acc = acc;
+    this.slot.source = source;
+    this.messages = new MessageParser(acc, slot);
+  }
+
+  @Override
+  public void line(byte[] b, int s, int e, long lineNo, boolean truncated) {
+    acc.lines++;
+    if (truncated) {
+      acc.truncated++;
+    }
+    if (e > s && b[e - 1] == '\r') {
+      e--;
+    }
+    if (hasEscape(b, s, e)) {
+      int n = stripAnsi(b, s, e);
+      b = scratch;
+      s = 0;
+      e = n;
+    }
+    slot.buf = b;
+    slot.start = s;
+    slot.end = e;
+    slot.lineNo = lineNo;
+    if (!segment(b, s, e, false)) {
+      acc.unplaced++;
+    }
+  }
+
+  /** Parses one NCCL record starting in [s, e); returns false if nothing NCCL-like was found. */
+  private boolean segment(byte[] b, int s, int e, boolean glued) {
+    int at = indexOf(b, s, e, NCCL);
+    while (at >= 0) {
+      int lv = at + 5;
+      if (startsWith(b, lv, e, INFO) || startsWith(b, lv, e, WARN)) {
+        int msg = Math.min(e, lv + 5);
+        return record(b, s, at, msg, e, glued);
+      }
+      if (startsWith(b, lv, e, TRACE) || startsWith(b, lv, e, CALL)) {
+        acc.ncclLines++;
+        return true;
+      }
+      if (startsWith(b, lv, e, VERSION)) {
+        acc.ncclLines++;
+        messages.version(b, at, e);
+        return true;
+      }
+      at = indexOf(b, at + 1, e, NCCL);
+    }
+    int old = indexOf(b, s, e, OLD_INFO);
+    if (old < 0) {
+      old = indexOf(b, s, e, OLD_WARN);
+    }
+    if (old >= 0) {
+      return record(b, s, old + 2, old + 7, e, glued);
+    }
+    // A prefix the user stripped along with "NCCL INFO": try the message families directly.
+    int m = s;
+    while (m < e && (b[m] == ' ' || b[m] == '\t')) {
+      m++;
+    }
+    if (m < e && messages.parse(null, b, m, e)) {
+      acc.ncclLines++;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * An NCCL record whose level token starts at {@code lvl} and message at {@code msg}. A second
+   * envelope inside the message means two lines were glued together: split there.
+   */
+  private boolean record(byte[] b, int s, int lvl, int msg, int e, boolean glued) {
+    acc.ncclLines++;
+    int next = indexOf(b, msg, e, NCCL);
+    while (next >= 0 && !(startsWith(b, next + 5, e, INFO) || startsWith(b, next + 5, e, WARN))) {
+      next = indexOf(b, next + 1, e, NCCL);
+    }
+    int msgEnd = e;
+    int nextStart = -1;
+    if (next >= 0) {
+      gluedPrefix.parse(b, msg, next);
+      nextStart = gluedPrefix.start;
+      msgEnd = nextStart;
+    }
+    prefix.parse(b, s, lvl);
+    ProcessState proc =
+        acc.processes.get(b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
+    if (prefix.device >= 0 && prefix.device < 64) {
+      proc.devices |= 1L << prefix.device;
+    }
+    messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, msgEnd));
+    if (nextStart >= 0) {
+      segment(b, nextStart, e, true);
+    }
+    return true;
+  }
+
+  private static boolean hasEscape(byte[] b, int s, int e) {
+    for (int i = s; i < e; i++) {
+      if (b[i] == 0x1b) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Copies [s, e) into the scratch buffer without ANSI CSI sequences (ESC [ ... final byte). */
+  private int stripAnsi(byte[] b, int s, int e) {
+    if (scratch.length < e - s) {
+      scratch = new byte[e - s];
+    }
+    int n = 0;
+    for (int i = s; i < e; i++) {
+      if (b[i] == 0x1b) {
+        if (i + 1 < e && b[i + 1] == '[') {
+          i += 2;
+          while (i < e && (b[i] < 0x40 || b[i] > 0x7e)) {
+            i++;
+          }
+        } else {
+          i++;
+        }
+        continue;
+      }
+      scratch[n++] = b[i];
+    }
+    return n;
+  }
+}

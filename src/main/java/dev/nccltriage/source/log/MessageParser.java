@@ -1,0 +1,251 @@
+package dev.nccltriage.source.log;
+
+import static dev.nccltriage.source.log.Bytes.ascii;
+import static dev.nccltriage.source.log.Bytes.indexOf;
+import static dev.nccltriage.source.log.Bytes.startsWith;
+
+
+/**
+ * Recognises the message families of the spec. The frequent ones (channel, comm and "Using
+ * network" lines, printed per communicator and per connection) are read byte by byte; the rare
+ * ones go to {@link RareMessages}, which may use regular expressions.
+ */
+final class MessageParser {
+  private static final byte[] CHANNEL = ascii("Channel ");
+  private static final byte[] RING = ascii("Ring ");
+  private static final byte[] VIA = ascii(" via ");
+  private static final byte[] NET = ascii("NET/");
+  private static final byte[] GDRDMA = ascii("/GDRDMA");
+  private static final byte[] SEND = ascii("[send]");
+  private static final byte[] RECEIVE = ascii("[receive]");
+  private static final byte[] ARROW = ascii("-> ");
+  private static final byte[] USING_NETWORK = ascii("Using network ");
+  private static final byte[] USING_INTERNAL = ascii("Using internal Network ");
+  private static final byte[] COMM = ascii("comm 0x");
+  private static final byte[] SP_COMM = ascii(" comm 0x");
+  private static final byte[] RANK = ascii(" rank ");
+  private static final byte[] NRANKS_UPPER = ascii(" nRanks ");
+  private static final byte[] NRANKS = ascii(" nranks ");
+  private static final byte[] NNODES = ascii(" nNodes ");
+  private static final byte[] LOCAL_RANKS = ascii(" localRanks ");
+  private static final byte[] CONNECTED_RINGS = ascii("Connected all rings");
+  private static final byte[] GDR_FLAG = ascii(" GDR ");
+  private static final byte[] OLD_RANK = ascii("rank ");
+  private static final byte[] SPACED_COLON = ascii(" : ");
+
+  private final LogAccumulator acc;
+  private final EvidenceSlot slot;
+  private final RareMessages rare;
+  private ProcessState unattributed;
+  private byte[] lastNetName = new byte[0];
+  private String lastNetNameString = "";
+
+  MessageParser(LogAccumulator acc, EvidenceSlot slot) {
+    this.acc = acc;
+    this.slot = slot;
+    this.rare = new RareMessages(acc, slot);
+  }
+
+  void version(byte[] b, int at, int e) {
+    rare.version(Bytes.latin1(b, at, e));
+  }
+
+  /** Returns whether the message belonged to a known family. */
+  boolean parse(ProcessState proc, byte[] b, int m, int e) {
+    if (m >= e) {
+      return false;
+    }
+    ProcessState p = proc;
+    switch (b[m]) {
+      case 'C':
+        if (startsWith(b, m, e, CHANNEL)) {
+          return channel(p(p), b, m, e);
+        }
+        if (startsWith(b, m, e, CONNECTED_RINGS)) {
+          int g = indexOf(b, m, e, GDR_FLAG);
+          if (g >= 0) {
+            ProcessState q = p(p);
+            int flag = (int) Bytes.parseLong(b, g + 5, e);
+            q.ringsGdr = q.ringsGdr < 0 ? flag : Math.min(q.ringsGdr, flag);
+            slot.record(q.ringsGdrEvidence);
+          }
+          return true;
+        }
+        break;
+      case 'R':
+        if (startsWith(b, m, e, RING)) {
+          return channel(p(p), b, m, e);
+        }
+        break;
+      case 'U':
+        if (startsWith(b, m, e, USING_NETWORK)) {
+          return usingNetwork(p(p), b, m + USING_NETWORK.length, e);
+        }
+        if (startsWith(b, m, e, USING_INTERNAL)) {
+          return usingNetwork(p(p), b, m + USING_INTERNAL.length, e);
+        }
+        break;
+      case 'c':
+        if (startsWith(b, m, e, COMM)) {
+          return comm(p(p), b, m, e);
+        }
+        break;
+      case 'r':
+        if (startsWith(b, m, e, OLD_RANK) && indexOf(b, m, e, NRANKS) > 0) {
+          ProcessState q = p(p);
+          long rank = Bytes.parseLong(b, m + OLD_RANK.length, e);
+          if (rank >= 0) {
+            q.seeRank((int) rank);
+          }
+          return comm(q, b, m, e);
+        }
+        break;
+      default:
+        break;
+    }
+    if (indexOf(b, m, Math.min(e, m + 64), SP_COMM) >= 0) {
+      return comm(p(p), b, m, e);
+    }
+    return RareMessages.mayMatch(b, m, e) && rare.parse(p, b, m, e, this);
+  }
+
+  ProcessState p(ProcessState p) {
+    if (p != null) {
+      return p;
+    }
+    if (unattributed == null) {
+      unattributed = acc.processes.get(null, -1, -1, -1, false);
+    }
+    return unattributed;
+  }
+
+  private boolean usingNetwork(ProcessState p, byte[] b, int from, int e) {
+    int end = Bytes.trimEnd(b, from, e);
+    if (end <= from) {
+      return false;
+    }
+    p.network = netName(b, from, end);
+    slot.record(p.networkEvidence);
+    return true;
+  }
+
+  /** "comm 0x.. rank R nRanks N nNodes M localRanks L ..." and the Init START/COMPLETE lines. */
+  private boolean comm(ProcessState p, byte[] b, int m, int e) {
+    int r = indexOf(b, m, e, RANK);
+    if (r >= 0) {
+      long rank = Bytes.parseLong(b, r + RANK.length, e);
+      if (rank >= 0) {
+        p.seeRank((int) rank);
+      }
+    }
+    int n = indexOf(b, m, e, NRANKS_UPPER);
+    if (n < 0) {
+      n = indexOf(b, m, e, NRANKS);
+    }
+    if (n >= 0) {
+      long nr = Bytes.parseLong(b, n + NRANKS.length, e);
+      p.nRanks = (int) Math.max(p.nRanks, nr);
+    }
+    int nn = indexOf(b, m, e, NNODES);
+    if (nn >= 0) {
+      p.nNodes = (int) Math.max(p.nNodes, Bytes.parseLong(b, nn + NNODES.length, e));
+    }
+    int lr = indexOf(b, m, e, LOCAL_RANKS);
+    if (lr >= 0) {
+      p.localRanks = (int) Math.max(p.localRanks, Bytes.parseLong(b, lr + LOCAL_RANKS.length, e));
+    }
+    if (r < 0 && n < 0) {
+      return false;
+    }
+    slot.record(p.commEvidence);
+    return true;
+  }
+
+  /**
+   * "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA", the 2.4-2.6 "Ring" forms, and the
+   * intra-node P2P/SHM forms. The ring listing ("Channel 00/02 : 0 1 2") has no "via" and is
+   * not a connection.
+   */
+  private boolean channel(ProcessState p, byte[] b, int m, int e) {
+    int via = indexOf(b, m, e, VIA);
+    if (via < 0) {
+      return true; // ring listing or a GRAPH "Ring" line: known family, nothing to collect
+    }
+    int body = via + VIA.length;
+    if (!startsWith(b, body, e, NET)) {
+      p.localChannels++;
+      slot.record(p.localChannelEvidence);
+      return true;
+    }
+    int nameStart = body + NET.length;
+    int slash = nameStart;
+    while (slash < e - 1 && !(b[slash] == '/' && Bytes.isDigit(b[slash + 1]))) {
+      slash++;
+    }
+    if (slash >= e - 1) {
+      return true;
+    }
+    String name = netName(b, nameStart, slash);
+    long dev = Bytes.parseLong(b, slash + 1, e);
+    boolean gdr = indexOf(b, slash, e, GDRDMA) >= 0;
+    boolean receive = indexOf(b, m, via + 1, RECEIVE) >= 0;
+    boolean send = !receive && indexOf(b, m, via + 1, SEND) >= 0;
+    ChannelCounter c = p.channels(name);
+    if (receive) {
+      c.receive++;
+      if (gdr) {
+        c.receiveGdr++;
+      }
+    } else {
+      c.send++;
+      if (gdr) {
+        c.sendGdr++;
+      }
+    }
+    if (dev >= 0 && dev < 64) {
+      c.devices |= 1L << dev;
+    }
+    slot.record(gdr ? c.withGdr : c.withoutGdr);
+    seeChannelRank(p, b, m, via, receive || !send);
+    return true;
+  }
+
+  /** The rank printing a send line is the one left of "->"; for a receive, the one right of it. */
+  private void seeChannelRank(ProcessState p, byte[] b, int m, int via, boolean receive) {
+    int colon = indexOf(b, m, via, SPACED_COLON);
+    if (colon < 0) {
+      return;
+    }
+    if (receive) {
+      int arrow = indexOf(b, colon, via, ARROW);
+      if (arrow >= 0) {
+        long r = Bytes.parseLong(b, arrow + ARROW.length, via);
+        if (r >= 0) {
+          p.seeRank((int) r);
+        }
+      }
+    } else {
+      long r = Bytes.parseLong(b, colon + 3, via);
+      if (r >= 0) {
+        p.seeRank((int) r);
+      }
+    }
+  }
+
+  /** Interns network names so the per-line path allocates nothing for a repeated name. */
+  private String netName(byte[] b, int from, int to) {
+    int n = to - from;
+    if (n == lastNetName.length) {
+      boolean same = true;
+      for (int i = 0; i < n && same; i++) {
+        same = b[from + i] == lastNetName[i];
+      }
+      if (same) {
+        return lastNetNameString;
+      }
+    }
+    lastNetName = java.util.Arrays.copyOfRange(b, from, to);
+    lastNetNameString = Bytes.text(b, from, to);
+    return lastNetNameString;
+  }
+}

@@ -1,0 +1,163 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.facts.InputStats;
+import dev.nccltriage.facts.LogFacts;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Reads the NCCL log of one job from files and/or stdin ("-"), gzip or plain, and turns it into
+ * {@link LogFacts}. Large plain files are split at line boundaries and parsed in parallel; the
+ * parts are merged in file order, so the result does not depend on the split.
+ */
+public final class NcclLogSource {
+  private static final long PARALLEL_MIN_BYTES = 32L << 20;
+
+  private final InputStream stdin;
+  private final int threads;
+  private final int maxLine;
+
+  public NcclLogSource(InputStream stdin, int threads) {
+    this(stdin, threads, LineReader.DEFAULT_MAX_LINE);
+  }
+
+  NcclLogSource(InputStream stdin, int threads, int maxLine) {
+    this.stdin = stdin;
+    this.threads = Math.max(1, threads);
+    this.maxLine = maxLine;
+  }
+
+  public LogFacts read(List<String> names, Path cwd) throws LogInputException {
+    LogAccumulator job = new LogAccumulator();
+    List<InputStats> stats = new ArrayList<>();
+    for (String name : names) {
+      LogAccumulator one = name.equals("-") ? readStream(name, stdin) : readFile(name, cwd.resolve(name));
+      stats.add(new InputStats(name, one.lines, one.ncclLines, one.unplaced, one.truncated));
+      job.merge(one, 0);
+    }
+    return new FactsBuilder(job, stats).build();
+  }
+
+  private LogAccumulator readFile(String name, Path path) throws LogInputException {
+    if (Files.isDirectory(path)) {
+      throw new LogInputException(name + ": is a directory, not a log file", null);
+    }
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      long size = ch.size();
+      if (isGzip(ch)) {
+        return readStream(name, Channels.newInputStream(ch.position(0)));
+      }
+      if (size < PARALLEL_MIN_BYTES || threads == 1) {
+        return readStream(name, Channels.newInputStream(ch.position(0)));
+      }
+      return readParallel(name, path, size);
+    } catch (NoSuchFileException e) {
+      throw new LogInputException(name + ": no such file", e);
+    } catch (AccessDeniedException e) {
+      throw new LogInputException(name + ": permission denied", e);
+    } catch (IOException e) {
+      throw new LogInputException(name + ": cannot read: " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean isGzip(FileChannel ch) throws IOException {
+    java.nio.ByteBuffer magic = java.nio.ByteBuffer.allocate(2);
+    ch.read(magic, 0);
+    return magic.position() == 2 && (magic.get(0) & 0xff) == 0x1f && (magic.get(1) & 0xff) == 0x8b;
+  }
+
+  private LogAccumulator readStream(String name, InputStream raw) throws LogInputException {
+    try {
+      BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+      in.mark(2);
+      int b0 = in.read();
+      int b1 = in.read();
+      in.reset();
+      InputStream body = (b0 == 0x1f && b1 == 0x8b) ? new GZIPInputStream(in, 1 << 16) : in;
+      LogAccumulator acc = new LogAccumulator();
+      new LineReader(maxLine).read(body, Long.MAX_VALUE, new LogParser(acc, name));
+      return acc;
+    } catch (java.util.zip.ZipException e) {
+      throw new LogInputException(name + ": corrupt gzip data (" + e.getMessage() + ")", e);
+    } catch (java.io.EOFException e) {
+      throw new LogInputException(name + ": gzip data ends early (truncated file?)", e);
+    } catch (IOException e) {
+      throw new LogInputException(name + ": cannot read: " + e.getMessage(), e);
+    }
+  }
+
+  private LogAccumulator readParallel(String name, Path path, long size) throws LogInputException {
+    int parts = (int) Math.min(threads, Math.max(1, size / PARALLEL_MIN_BYTES));
+    ExecutorService pool = Executors.newFixedThreadPool(parts);
+    try {
+      List<Future<Chunk>> futures = new ArrayList<>();
+      for (int i = 0; i < parts; i++) {
+        long from = size * i / parts;
+        long to = size * (i + 1) / parts;
+        futures.add(pool.submit(() -> chunk(name, path, from, to)));
+      }
+      LogAccumulator job = new LogAccumulator();
+      long linesBefore = 0;
+      for (Future<Chunk> f : futures) {
+        Chunk c = f.get();
+        job.merge(c.acc, linesBefore);
+        linesBefore += c.acc.lines;
+      }
+      return job;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw new LogInputException(name + ": cannot read: " + cause.getMessage(), cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LogInputException(name + ": interrupted", e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private record Chunk(LogAccumulator acc) {}
+
+  /** Parses the lines that start in [from, to). A line straddling {@code from} belongs to the previous chunk. */
+  private Chunk chunk(String name, Path path, long from, long to) throws IOException {
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      long start = from == 0 ? 0 : from - 1;
+      InputStream in = Channels.newInputStream(ch.position(start));
+      LogAccumulator acc = new LogAccumulator();
+      LogParser parser = new LogParser(acc, name);
+      LineSink sink = parser;
+      if (from > 0) {
+        // the first "line" runs from the byte before our range to the first newline: it is the
+        // tail of the previous chunk's last line (or empty, if that byte is the newline)
+        sink = new LineSink() {
+          private boolean skipped;
+
+          @Override
+          public void line(byte[] buf, int s, int e, long lineNo, boolean truncated) {
+            if (!skipped) {
+              skipped = true;
+              return;
+            }
+            parser.line(buf, s, e, lineNo - 1, truncated);
+          }
+        };
+      }
+      new LineReader(maxLine).read(in, to - start, sink);
+      return new Chunk(acc);
+    }
+  }
+}

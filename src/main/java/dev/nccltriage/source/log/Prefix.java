@@ -1,0 +1,109 @@
+package dev.nccltriage.source.log;
+
+/**
+ * Reads NCCL's own prefix backwards from the level token: {@code host:pid:tid [dev] } and, for
+ * WARN lines, {@code file:line } and {@code (function) }. Whatever precedes the host (launcher,
+ * kubectl, timestamps) is ignored. Every part is optional, because users trim prefixes.
+ */
+final class Prefix {
+  int hostStart;
+  int hostEnd;
+  long pid;
+  int device;
+  int start; // where the record begins (host, else [dev], else the level token)
+
+  /** Parses the prefix in [s, lvl); fields describe what was found (hostStart -1 if none). */
+  void parse(byte[] b, int s, int lvl) {
+    hostStart = -1;
+    hostEnd = -1;
+    pid = -1;
+    device = -1;
+    int p = trim(b, s, lvl);
+    start = p < lvl ? p : lvl;
+    if (p > s && b[p - 1] == ')') {
+      int q = p - 1;
+      while (q > s && b[q] != '(') {
+        q--;
+      }
+      if (b[q] == '(') {
+        p = trim(b, s, q);
+      }
+    }
+    int tokenStart = p;
+    while (tokenStart > s && b[tokenStart - 1] != ' ' && b[tokenStart - 1] != '\t') {
+      tokenStart--;
+    }
+    if (isFileLine(b, tokenStart, p)) {
+      start = tokenStart;
+      p = trim(b, s, tokenStart);
+    }
+    if (p > s && b[p - 1] == ']') {
+      int q = p - 2;
+      while (q >= s && (Bytes.isDigit(b[q]) || b[q] == '-')) {
+        q--;
+      }
+      if (q >= s && b[q] == '[' && q < p - 2) {
+        device = b[q + 1] == '-' ? -1 : (int) Bytes.parseLong(b, q + 1, p - 1);
+        start = q;
+        p = trim(b, s, q);
+      }
+    }
+    int i = p;
+    int tid = digitsBack(b, s, i);
+    if (tid == i || tid <= s || b[tid - 1] != ':') {
+      return;
+    }
+    int pidEnd = tid - 1;
+    int pidStart = digitsBack(b, s, pidEnd);
+    if (pidStart == pidEnd || pidStart <= s || b[pidStart - 1] != ':') {
+      return;
+    }
+    int he = pidStart - 1;
+    int hs = he;
+    while (hs > s && !isHostDelimiter(b[hs - 1])) {
+      hs--;
+    }
+    if (hs == he) {
+      return;
+    }
+    hostStart = hs;
+    hostEnd = he;
+    pid = Bytes.parseLong(b, pidStart, pidEnd);
+    start = hs;
+  }
+
+  private static boolean isHostDelimiter(byte c) {
+    return c == ' ' || c == '\t' || c == ':' || c == '[' || c == ']';
+  }
+
+  private static int digitsBack(byte[] b, int s, int i) {
+    while (i > s && Bytes.isDigit(b[i - 1])) {
+      i--;
+    }
+    return i;
+  }
+
+  private static int trim(byte[] b, int s, int p) {
+    while (p > s && (b[p - 1] == ' ' || b[p - 1] == '\t')) {
+      p--;
+    }
+    return p;
+  }
+
+  /** {@code path/file.cc:123}: one colon, digits after it, a dot in the file name. */
+  private static boolean isFileLine(byte[] b, int from, int to) {
+    int colon = -1;
+    boolean dot = false;
+    for (int i = from; i < to; i++) {
+      if (b[i] == ':') {
+        if (colon >= 0) {
+          return false;
+        }
+        colon = i;
+      } else if (b[i] == '.' && colon < 0) {
+        dot = true;
+      }
+    }
+    return dot && colon > from && colon < to - 1 && Bytes.skipDigits(b, colon + 1, to) == to;
+  }
+}

@@ -1,0 +1,361 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.facts.ErrorKind;
+import dev.nccltriage.facts.Hca;
+import dev.nccltriage.facts.Iface;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Message families printed once per process or on failure: device lists, interfaces, GDR
+ * decisions, echoed environment, error signatures. Regular expressions are fine here.
+ */
+final class RareMessages {
+  private static final Pattern VERSION =
+      Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+[^\\s+]*(?:\\+cuda\\d+\\.\\d+)?)");
+  private static final Pattern IB_USING =
+      Pattern.compile("^NET/IB ?: Using(.*?) ?(\\[RO\\])?; OOB (.+)$");
+  private static final Pattern HCA_ENTRY =
+      Pattern.compile(
+          "\\[(\\d+)\\] ?([^\\s:\\[\\]={},]+):(\\d+)(?::\\d*)?(?::\\d+)?/(IB|RoCE|UNSPECIFIED)");
+  private static final Pattern MERGED = Pattern.compile("\\[(\\d+)\\]=\\{([^}]*)\\}");
+  private static final Pattern IB_SIDEBAND =
+      Pattern.compile("^NET/IB ?: Using interface (\\S+) for sideband communication");
+  private static final Pattern IB_PER_LINE = Pattern.compile("^NET/IB ?: (\\[\\d+\\] ?\\S+:\\d+/\\S+)$");
+  private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)+)");
+  private static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
+  private static final Pattern OLD_NET_IFACE = Pattern.compile("^NET ?: Using interface (\\S+)");
+  private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)");
+  private static final Pattern IPV4_IFACE =
+      Pattern.compile("^(.+):(\\d{1,3}(?:\\.\\d{1,3}){3})(?:<\\d+>)?$");
+  private static final Pattern ANY_IFACE = Pattern.compile("^([^:]+)(?::(.+?))?(?:<\\d+>)?$");
+  private static final Pattern GDR_NO_MODULE =
+      Pattern.compile("GPU Direct RDMA Disabled for HCA \\d+ '[^']*' \\(no module\\)");
+  private static final Pattern GDR_NIC =
+      Pattern.compile("^NET/.+? : GPU Direct RDMA (Enabled|Disabled) for HCA \\d+ '[^']*'$");
+  private static final Pattern GDR_DISTANCE =
+      Pattern.compile("GPU Direct RDMA (Enabled|Disabled) for .*?\\(distance (\\d+) (<=|>=|>|<) (\\d+)");
+  private static final Pattern GDR_PLUGIN =
+      Pattern.compile("GPU Direct RDMA \\((?:nvidia-peermem|DMABUF)\\) enabled for HCA");
+  private static final Pattern ENV =
+      Pattern.compile("^(NCCL_[A-Z0-9_]+) set (?:by environment )?to (.*?)$");
+  private static final Pattern PLUGIN_ENV =
+      Pattern.compile("(?:NET/Plugin ?: )?Plugin name set by env to (\\S+)");
+  private static final Pattern VERBS =
+      Pattern.compile("Call to (ibv_\\w+) failed(?: with error (.+?))?\\.?$");
+  private static final Pattern IB_UNABLE =
+      Pattern.compile("^NET/IB ?: Unable to (?:open|query) (?:device|port|port_num) (\\S+)");
+  private static final Pattern COMPLETION =
+      Pattern.compile(
+          "Got completion (?:from peer (\\S+) )?with (?:error (\\d+)|status=(?:\\w+\\()?(\\d+)\\)?)");
+  private static final Pattern ASYNC =
+      Pattern.compile("(?:Got async (?:error )?event|async fatal event|Got non-fatal async event)[^:]*: ?(.*)$");
+  private static final Pattern GID =
+      Pattern.compile("(?i)\\bgid\\b.*\\b(?:fail|unable|not found|invalid|no valid)|(?:fail|unable|no valid).*\\bgid\\b");
+  private static final Pattern LIBIBVERBS =
+      Pattern.compile("^(?:Failed to open|Count not open) (libibverbs\\S*)");
+  private static final Pattern PLUGIN_INIT_FAILED =
+      Pattern.compile("^Failed to initialize (?:NET plugin (\\S+)|any NET plugin)");
+  private static final Pattern PLUGIN_UNSUPPORTED =
+      Pattern.compile("^External network plugin (\\S+) is unsupported");
+  private static final Pattern PLUGIN_LOAD_FAILED =
+      Pattern.compile("^NET/Plugin ?: Plugin load returned (\\d+) ?: (.*?)\\.?$");
+  private static final Pattern NET_NOT_FOUND = Pattern.compile("^Error: network (\\S+) not found");
+  private static final Pattern NO_SOCKET_IF =
+      Pattern.compile("(?:NET/Socket ?: no interface found|no socket interface found|No usable listening interface found)");
+  private static final Pattern PLUGIN_LOADED =
+      Pattern.compile("^(?:NET/Plugin ?: Loaded net plugin (\\S+)|Successfully loaded external (?:network )?plugin (\\S+)|P2P plugin (?:v\\d+ )?(\\S+))");
+  private static final Pattern BACKTRACE =
+      Pattern.compile("^(\\S+\\.(?:cc|cu|c|h|cpp)):\\d+ (?:\\([^)]*\\) )?-> (\\d+)");
+
+  private final LogAccumulator acc;
+  private final EvidenceSlot slot;
+
+  RareMessages(LogAccumulator acc, EvidenceSlot slot) {
+    this.acc = acc;
+    this.slot = slot;
+  }
+
+  void version(String text) {
+    Matcher m = VERSION.matcher(text);
+    if (m.find()) {
+      slot.record(acc.versions.computeIfAbsent(m.group(1), k -> new dev.nccltriage.evidence.EvidenceList()));
+    }
+  }
+
+  private static final byte[][] STARTS = {
+    Bytes.ascii("NET"), Bytes.ascii("NCCL"), Bytes.ascii("Bootstrap"), Bytes.ascii("GPU Direct"),
+    Bytes.ascii("DMA-BUF"), Bytes.ascii("Call to"), Bytes.ascii("Failed to"), Bytes.ascii("Count not"),
+    Bytes.ascii("External network"), Bytes.ascii("Error: network"), Bytes.ascii("Plugin name"),
+    Bytes.ascii("P2P plugin"), Bytes.ascii("Successfully loaded"), Bytes.ascii("Plugin Path")
+  };
+  private static final byte[] BACKTRACE_ARROW = Bytes.ascii(" -> ");
+
+  /** A cheap test before decoding: most unknown INFO lines (affinity, trees, tuning) stop here. */
+  static boolean mayMatch(byte[] b, int from, int to) {
+    for (byte[] s : STARTS) {
+      if (Bytes.startsWith(b, from, to, s)) {
+        return true;
+      }
+    }
+    int arrow = Bytes.indexOf(b, from, Math.min(to, from + 80), BACKTRACE_ARROW);
+    return arrow > from && b[arrow - 1] != ']' && Bytes.isDigit(b[arrow - 1]);
+  }
+
+  boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner) {
+    String msg = Bytes.text(b, from, to);
+    char c = msg.charAt(0);
+    if (c == 'N' && msg.startsWith("NCCL version")) {
+      version(msg);
+      return true;
+    }
+    if (c == 'N' && msg.startsWith("NET")) {
+      return net(owner.p(proc), msg);
+    }
+    if (c == 'N' && msg.startsWith("NCCL_")) {
+      Matcher m = ENV.matcher(msg);
+      if (m.find()) {
+        env(m.group(1), m.group(2));
+        return true;
+      }
+    }
+    if (c == 'B' && msg.startsWith("Bootstrap")) {
+      Matcher m = BOOTSTRAP.matcher(msg);
+      ProcessState p = owner.p(proc);
+      if (m.find()) {
+        p.bootstrap = iface(m.group(1));
+        slot.record(p.bootstrapEvidence);
+        return true;
+      }
+      return errors(p, msg);
+    }
+    if (msg.contains("GPU Direct RDMA")) {
+      return gdr(msg);
+    }
+    if (c == 'D' && msg.startsWith("DMA-BUF is available")) {
+      slot.record(acc.dmabuf);
+      return true;
+    }
+    Matcher pe = PLUGIN_ENV.matcher(msg);
+    if (pe.find()) {
+      env("NCCL_NET_PLUGIN", pe.group(1));
+      return true;
+    }
+    return errors(owner.p(proc), msg);
+  }
+
+  private boolean net(ProcessState p, String msg) {
+    if (msg.contains("No device found")) {
+      slot.record(p.ibNoDevice);
+      return true;
+    }
+    Matcher m = IB_USING.matcher(msg);
+    if (m.find()) {
+      List<Hca> hcas = hcas(m.group(1));
+      if (hcas.isEmpty()) {
+        p.hcaListEmpty = true;
+      } else if (p.hcas == null) {
+        p.hcas = hcas;
+        p.relaxedOrdering = m.group(2) != null;
+      }
+      if (p.oob == null) {
+        p.oob = iface(m.group(3).trim());
+      }
+      slot.record(p.ibUsingEvidence);
+      return true;
+    }
+    if ((m = IB_SIDEBAND.matcher(msg)).find()) {
+      if (p.oob == null) {
+        p.oob = new Iface(m.group(1), null);
+      }
+      slot.record(p.ibUsingEvidence);
+      return true;
+    }
+    if ((m = IB_PER_LINE.matcher(msg)).find()) {
+      for (Hca h : hcas(" " + m.group(1))) {
+        if (p.perLineHcas.stream().noneMatch(x -> x.name().equals(h.name()) && x.port() == h.port())) {
+          p.perLineHcas.add(new Hca(p.perLineHcas.size(), h.name(), h.port(), h.linkLayer(), null));
+        }
+      }
+      slot.record(p.ibUsingEvidence);
+      return true;
+    }
+    if ((m = SOCKET_USING.matcher(msg)).find()) {
+      List<Iface> ifs = new ArrayList<>();
+      Matcher e = SOCKET_ENTRY.matcher(m.group(1));
+      while (e.find()) {
+        ifs.add(iface(e.group(1)));
+      }
+      if (p.socketIfaces == null) {
+        p.socketIfaces = ifs;
+      }
+      slot.record(p.socketEvidence);
+      return true;
+    }
+    if ((m = OLD_NET_IFACE.matcher(msg)).find()) {
+      Iface f = iface(m.group(1));
+      if (p.socketIfaces == null) {
+        p.socketIfaces = new ArrayList<>();
+      }
+      if (!p.socketIfaces.contains(f) && p.socketIfaces.size() < 16) {
+        p.socketIfaces.add(f);
+      }
+      slot.record(p.socketEvidence);
+      return true;
+    }
+    if (msg.contains("GPU Direct RDMA")) {
+      return gdr(msg);
+    }
+    if (msg.startsWith("NET/Socket") && msg.contains("interfaces found")) {
+      return true;
+    }
+    return errors(p, msg);
+  }
+
+  static List<Hca> hcas(String list) {
+    List<Hca> out = new ArrayList<>();
+    Matcher merged = MERGED.matcher(list);
+    StringBuilder rest = new StringBuilder();
+    int last = 0;
+    while (merged.find()) {
+      List<Hca> ports = new ArrayList<>();
+      Matcher e = HCA_ENTRY.matcher(merged.group(2));
+      while (e.find()) {
+        ports.add(entry(e));
+      }
+      String name = ports.isEmpty() ? "merged" : ports.get(0).name();
+      out.add(new Hca(Integer.parseInt(merged.group(1)), name, ports.isEmpty() ? 0 : ports.get(0).port(),
+          ports.isEmpty() ? null : ports.get(0).linkLayer(), ports));
+      rest.append(list, last, merged.start());
+      last = merged.end();
+    }
+    rest.append(list.substring(last));
+    Matcher e = HCA_ENTRY.matcher(rest);
+    while (e.find()) {
+      out.add(entry(e));
+    }
+    out.sort(java.util.Comparator.comparingInt(Hca::index));
+    return out;
+  }
+
+  private static Hca entry(Matcher e) {
+    return new Hca(Integer.parseInt(e.group(1)), e.group(2), Integer.parseInt(e.group(3)), e.group(4), null);
+  }
+
+  static Iface iface(String s) {
+    Matcher m = IPV4_IFACE.matcher(s);
+    if (m.find()) {
+      return new Iface(m.group(1), m.group(2));
+    }
+    m = ANY_IFACE.matcher(s);
+    if (m.find()) {
+      return new Iface(m.group(1), m.group(2));
+    }
+    return new Iface(s, null);
+  }
+
+  private boolean gdr(String msg) {
+    if (GDR_NO_MODULE.matcher(msg).find()) {
+      slot.record(acc.gdr(false, "no-module", null, null).evidence);
+      return true;
+    }
+    Matcher m = GDR_DISTANCE.matcher(msg);
+    if (m.find()) {
+      boolean enabled = m.group(1).equals("Enabled");
+      slot.record(acc.gdr(enabled, enabled ? "enabled" : "distance",
+          Integer.valueOf(m.group(2)), Integer.valueOf(m.group(4))).evidence);
+      return true;
+    }
+    if ((m = GDR_NIC.matcher(msg)).find()) {
+      boolean enabled = m.group(1).equals("Enabled");
+      slot.record(acc.gdr(enabled, enabled ? "enabled" : "nic", null, null).evidence);
+      return true;
+    }
+    if (GDR_PLUGIN.matcher(msg).find()) {
+      slot.record(acc.gdr(true, "enabled", null, null).evidence);
+      return true;
+    }
+    return false;
+  }
+
+  private void env(String name, String value) {
+    String v = value.strip();
+    if (v.endsWith(".") && v.length() > 1 && v.substring(0, v.length() - 1).matches("-?\\d+")) {
+      v = v.substring(0, v.length() - 1);
+    }
+    slot.record(acc.env(name, v));
+  }
+
+  private boolean errors(ProcessState p, String msg) {
+    Matcher m;
+    if ((m = VERBS.matcher(msg)).find()) {
+      String verb = m.group(1);
+      ErrorKind kind =
+          switch (verb) {
+            case "ibv_reg_mr", "ibv_reg_mr_iova2" -> ErrorKind.IBV_REG_MR;
+            case "ibv_reg_dmabuf_mr" -> ErrorKind.IBV_REG_DMABUF_MR;
+            case "ibv_modify_qp" -> ErrorKind.IBV_MODIFY_QP;
+            case "ibv_open_device" -> ErrorKind.IBV_OPEN_DEVICE;
+            case "ibv_query_gid" -> ErrorKind.GID;
+            default -> ErrorKind.IBV_OTHER;
+          };
+      String detail = m.group(2) == null ? null : m.group(2).strip();
+      if (kind == ErrorKind.IBV_OTHER) {
+        detail = detail == null ? verb : verb + ": " + detail;
+      }
+      return error(p, kind, detail, null);
+    }
+    if ((m = IB_UNABLE.matcher(msg)).find()) {
+      return error(p, ErrorKind.IB_DEVICE_UNUSABLE, m.group(1), null);
+    }
+    if (msg.contains("No IP interface found")) {
+      return error(p, ErrorKind.IB_NO_IP_INTERFACE, null, null);
+    }
+    if ((m = COMPLETION.matcher(msg)).find()) {
+      String st = m.group(2) != null ? m.group(2) : m.group(3);
+      return error(p, ErrorKind.COMPLETION, null, Integer.valueOf(st));
+    }
+    if ((m = ASYNC.matcher(msg)).find()) {
+      return error(p, ErrorKind.ASYNC_EVENT, m.group(1).strip(), null);
+    }
+    if (GID.matcher(msg).find()) {
+      return error(p, ErrorKind.GID, null, null);
+    }
+    if ((m = LIBIBVERBS.matcher(msg)).find()) {
+      return error(p, ErrorKind.LIBIBVERBS_MISSING, m.group(1), null);
+    }
+    if ((m = PLUGIN_INIT_FAILED.matcher(msg)).find()) {
+      return error(p, ErrorKind.NET_PLUGIN_INIT, m.group(1) == null ? "any" : m.group(1), null);
+    }
+    if ((m = PLUGIN_UNSUPPORTED.matcher(msg)).find()) {
+      return error(p, ErrorKind.NET_PLUGIN_LOAD, m.group(1), null);
+    }
+    if ((m = PLUGIN_LOAD_FAILED.matcher(msg)).find()) {
+      return error(p, ErrorKind.NET_PLUGIN_LOAD, m.group(2), null);
+    }
+    if ((m = NET_NOT_FOUND.matcher(msg)).find()) {
+      return error(p, ErrorKind.NET_NOT_FOUND, m.group(1), null);
+    }
+    if (NO_SOCKET_IF.matcher(msg).find()) {
+      return error(p, ErrorKind.SOCKET_NO_INTERFACE, null, null);
+    }
+    if ((m = PLUGIN_LOADED.matcher(msg)).find()) {
+      String name = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+      slot.record(acc.pluginsLoaded.computeIfAbsent(name, k -> new dev.nccltriage.evidence.EvidenceList()));
+      return true;
+    }
+    if ((m = BACKTRACE.matcher(msg)).find()) {
+      return error(p, ErrorKind.SYSTEM_ERROR, "ncclResult " + m.group(2), null);
+    }
+    return msg.startsWith("NET/Plugin") || msg.startsWith("NET/IB") || msg.startsWith("NET/Socket");
+  }
+
+  private boolean error(ProcessState p, ErrorKind kind, String detail, Integer status) {
+    LogAccumulator.ErrAcc e = acc.error(kind, detail, status);
+    e.seeHost(p.host);
+    slot.record(e.evidence);
+    return true;
+  }
+}
