@@ -34,6 +34,7 @@ public final class FactVocabulary {
       e("ib.hcaPorts", FactType.NUMBER, "distinct HCA ports NCCL listed across the job"),
       e("ib.hcaPortsMin", FactType.NUMBER, "fewest HCA ports any process listed"),
       e("ib.hcaPerGpu", FactType.NUMBER, "ib.hcaPortsMin divided by job.localGpus"),
+      e("ib.hcaDeficit", FactType.NUMBER, "expect.hcas minus ib.hcaPortsMin (when --expect-hcas is given)"),
       e("ib.hcaNames", FactType.LIST, "HCA names NCCL listed"),
       e("ib.linkLayers", FactType.LIST, "link layers of the listed ports (IB, RoCE)"),
       e("ib.mixedLinkLayers", FactType.BOOL, "the listed ports mix InfiniBand and RoCE"),

@@ -52,6 +52,9 @@ public final class LogFactSet {
       if (f.localGpus() != null && f.localGpus() > 0) {
         s.put("ib.hcaPerGpu", f.hcaPortsMin() / (double) f.localGpus(), concat(ev, f.evidenceFor("comm")));
       }
+      if (expectHcas != null) {
+        s.put("ib.hcaDeficit", (long) (expectHcas - f.hcaPortsMin()), ev);
+      }
       List<String> names = new ArrayList<>();
       f.hcas().forEach(h -> h.ports().forEach(p -> names.add(p.name())));
       s.put("ib.hcaNames", names, ev);

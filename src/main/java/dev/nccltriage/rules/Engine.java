@@ -36,13 +36,8 @@ public final class Engine {
       }
     }
     List<Verdict.Answer> path = new ArrayList<>();
-    List<Verdict.Candidate> candidates = new ArrayList<>();
-    String fix = null;
-    String probe = null;
-    String summary = null;
-    Rule.Question firstNo = null;
+    List<Failure> failures = new ArrayList<>();
     List<String> advice = new ArrayList<>();
-    boolean neededUnknown = false;
     Rule.Question firstUnknown = null;
     for (Rule.Question q : rules.questions()) {
       String answer = answer(q, facts);
@@ -50,45 +45,32 @@ public final class Engine {
           : answer.equals("n/a") ? q.applies() : null;
       String note = answer.equals("unknown") ? render(q.decide(), facts) : null;
       path.add(new Verdict.Answer(q.id(), q.ask(), answer, evidence(decided, facts), note));
-      if (answer.equals("unknown") && q.neededForHealthy()) {
-        neededUnknown = true;
-        if (firstUnknown == null) {
-          firstUnknown = q;
+      if (answer.equals("unknown") && q.neededForHealthy() && firstUnknown == null) {
+        firstUnknown = q;
+      }
+      if (answer.equals("no")) {
+        Failure f = explain(q, facts);
+        if (q.severity().equals("problem")) {
+          failures.add(f);
+        } else {
+          advice.add(f.candidates.get(0).why() + " " + f.fix);
         }
       }
-      if (!answer.equals("no")) {
-        continue;
-      }
-      List<Verdict.Candidate> mine = new ArrayList<>();
-      String myFix = null;
-      String myProbe = null;
-      for (Rule.Cause c : rules.causes()) {
-        if (c.explains().equals(q.id()) && c.when().eval(facts) == Tri.TRUE) {
-          mine.add(new Verdict.Candidate(c.layer().id(), render(c.why(), facts), c.id(), evidence(c.when(), facts)));
-          if (myFix == null) {
-            myFix = render(c.fix(), facts);
-            myProbe = c.probe() == null ? null : render(c.probe(), facts);
-          }
-        }
-      }
-      if (mine.isEmpty()) {
-        for (Rule.Fallback f : q.fallback()) {
-          mine.add(new Verdict.Candidate(f.layer().id(), render(f.why(), facts), q.id(), List.of()));
-        }
-        myFix = render(q.fallback().isEmpty() ? q.fix() : q.fallback().get(0).fix(), facts);
-        myProbe = render(q.decide(), facts);
-      }
-      if (q.severity().equals("problem") && firstNo == null) {
-        firstNo = q;
-        fix = myFix;
-        probe = myProbe;
-        summary = mine.isEmpty() ? q.ask() + " No." : mine.get(0).why();
-        candidates.addAll(0, mine);
-      } else if (q.severity().equals("problem")) {
-        candidates.addAll(mine);
-      } else {
-        advice.add(q.id() + ": " + (mine.isEmpty() ? render(q.fix(), facts) : mine.get(0).why() + " " + myFix));
-      }
+    }
+    // The first "no" whose cause the log shows names the layer; a "no" explained only by the
+    // question's fallbacks (a guess) names it only when no logged cause exists.
+    Failure primary = failures.stream().filter(f -> f.logged).findFirst()
+        .orElse(failures.isEmpty() ? null : failures.get(0));
+    List<Verdict.Candidate> candidates = new ArrayList<>();
+    String fix = null;
+    String probe = null;
+    String summary = null;
+    if (primary != null) {
+      candidates.addAll(primary.candidates);
+      fix = primary.fix;
+      probe = primary.probe;
+      summary = primary.candidates.get(0).why();
+      failures.stream().filter(f -> f != primary).forEach(f -> candidates.addAll(f.candidates));
     }
     List<Verdict.Finding> findings = new ArrayList<>();
     Rule.Lint topProblemLint = null;
@@ -107,7 +89,7 @@ public final class Engine {
       }
     }
     List<Verdict.Candidate> ranked = dedupe(candidates);
-    if (firstNo == null && topProblemLint != null) {
+    if (primary == null && topProblemLint != null) {
       summary = render(topProblemLint.message(), facts);
       fix = render(topProblemLint.fix(), facts);
     }
@@ -118,13 +100,38 @@ public final class Engine {
       return new Verdict("problem", ranked.get(0).layer(), summary, ranked, path, fix, probe, findings,
           differs, advice);
     }
-    if (neededUnknown) {
+    if (firstUnknown != null) {
       advice.add(0, render(firstUnknown.decide(), facts));
       return new Verdict("inconclusive", "unknown", "The log does not answer: " + firstUnknown.ask(),
           List.of(), path, null, render(firstUnknown.decide(), facts), findings, differs, advice);
     }
     return new Verdict("healthy", "none", healthySummary(path), List.of(), path, null, null, findings,
         differs, advice);
+  }
+
+  private record Failure(List<Verdict.Candidate> candidates, String fix, String probe, boolean logged) {}
+
+  /** The candidates for a "no": the causes whose conditions hold, else the question's fallbacks. */
+  private Failure explain(Rule.Question q, FactSet facts) {
+    List<Verdict.Candidate> mine = new ArrayList<>();
+    String fix = null;
+    String probe = null;
+    for (Rule.Cause c : rules.causes()) {
+      if (c.explains().equals(q.id()) && c.when().eval(facts) == Tri.TRUE) {
+        mine.add(new Verdict.Candidate(c.layer().id(), render(c.why(), facts), c.id(), evidence(c.when(), facts)));
+        if (fix == null) {
+          fix = render(c.fix(), facts);
+          probe = c.probe() == null ? null : render(c.probe(), facts);
+        }
+      }
+    }
+    if (!mine.isEmpty()) {
+      return new Failure(mine, fix, probe, true);
+    }
+    for (Rule.Fallback f : q.fallback()) {
+      mine.add(new Verdict.Candidate(f.layer().id(), render(f.why(), facts), q.id(), evidence(q.no(), facts)));
+    }
+    return new Failure(mine, render(q.fallback().get(0).fix(), facts), render(q.decide(), facts), false);
   }
 
   static String answer(Rule.Question q, FactSet facts) {

@@ -133,6 +133,9 @@ public final class RuleLoader {
       Map<String, YamlNode> fm = fields(f, Set.of("layer", "why", "fix"), Set.of());
       fallback.add(new Rule.Fallback(layer(fm.get("layer")), text(fm.get("why")), text(fm.get("fix"))));
     }
+    if (fallback.isEmpty()) {
+      throw new RuleException(m.get("fallback").line(), "a question needs at least one fallback candidate");
+    }
     return new Rule.Question(id(m), origin, (int) m.get("level").number("'level'"), text(m.get("ask")),
         m.containsKey("applies") ? Condition.parse(m.get("applies")) : null,
         Condition.parse(m.get("yes")), Condition.parse(m.get("no")), severity(m.get("severity")),

@@ -40,9 +40,22 @@ final class FactsBuilder {
     }
     int nRanks = procs.stream().mapToInt(p -> p.nRanks).max().orElse(-1);
     int nNodes = procs.stream().mapToInt(p -> p.nNodes).max().orElse(-1);
-    Integer nodes = nNodes > 0 ? Integer.valueOf(nNodes) : byHost.isEmpty() ? null : byHost.size();
-    String nodesFrom = nNodes > 0 ? "comm" : byHost.isEmpty() ? null : "hostnames";
-    Integer ranks = nRanks > 0 ? Integer.valueOf(nRanks) : byHost.isEmpty() ? null : (int) procs.stream().filter(p -> p.host != null).count();
+    int hostProcs = (int) procs.stream().filter(p -> p.host != null).count();
+    Integer ranks = nRanks > 0 ? Integer.valueOf(nRanks) : hostProcs == 0 ? null : hostProcs;
+    Integer localGpus = localGpus(procs, byHost);
+    Integer nodes = null;
+    String nodesFrom = null;
+    if (nNodes > 0) {
+      nodes = nNodes;
+      nodesFrom = "comm";
+    } else if (byHost.size() >= 2) {
+      nodes = byHost.size();
+      nodesFrom = "hostnames";
+    } else if (byHost.size() == 1 && localGpus != null && ranks != null && ranks <= localGpus) {
+      // one host whose GPUs can hold every rank; more ranks than that means the log is one Pod's
+      nodes = 1;
+      nodesFrom = "hostnames";
+    }
 
     List<NodeFacts> nodeDetails = new ArrayList<>();
     Map<String, Integer> transportNodes = new LinkedHashMap<>();
@@ -154,7 +167,7 @@ final class FactsBuilder {
 
     return new LogFacts(inputs, acc.ncclLines, List.copyOf(new TreeSet<>(acc.versions.keySet())), ranks,
         (int) procs.stream().filter(p -> p.host != null).count(), nodes, nodesFrom,
-        nodes == null ? null : nodes == 1, localGpus(procs, byHost), transport, rdma, transportNodes,
+        nodes == null ? null : nodes == 1, localGpus, transport, rdma, transportNodes,
         hcas, hcaPorts, minPorts == Integer.MAX_VALUE ? null : minPorts, ro, List.copyOf(linkLayers),
         oob, List.copyOf(oobCount.keySet()), bootstrap, socketIfaces, channels, local, channels.gdr(),
         ringsGdr < 0 ? null : ringsGdr, !acc.dmabuf.isEmpty(), gdr, env, conflicts, errors,
@@ -215,7 +228,7 @@ final class FactsBuilder {
       }
     }
     String transport = ts.isEmpty() ? null : ts.size() == 1 ? ts.iterator().next() : "mixed";
-    Integer gpus = localRanks > 0 ? Integer.valueOf(localRanks) : devices == 0 ? null : Long.bitCount(devices);
+    Integer gpus = localRanks > 0 ? Integer.valueOf(localRanks) : devices == 0 ? null : 64 - Long.numberOfLeadingZeros(devices);
     return new NodeFacts(host, ps.size(), gpus, transport, ports, oob, s, List.copyOf(ranks));
   }
 
@@ -230,7 +243,8 @@ final class FactsBuilder {
       for (ProcessState p : ps) {
         devices |= p.devices;
       }
-      most = Math.max(most, Long.bitCount(devices));
+      // device indices are dense from 0, so device 7 means at least 8 GPUs even if 0-6 were quiet
+      most = Math.max(most, Math.max(Long.bitCount(devices), 64 - Long.numberOfLeadingZeros(devices)));
     }
     return most == 0 ? null : most;
   }

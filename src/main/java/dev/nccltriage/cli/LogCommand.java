@@ -1,0 +1,85 @@
+package dev.nccltriage.cli;
+
+import dev.nccltriage.facts.FactSet;
+import dev.nccltriage.facts.LogFactSet;
+import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.report.LogSection;
+import dev.nccltriage.report.Report;
+import dev.nccltriage.rules.Engine;
+import dev.nccltriage.rules.RuleFileException;
+import dev.nccltriage.rules.RuleLoader;
+import dev.nccltriage.rules.RuleSet;
+import dev.nccltriage.rules.Verdict;
+import dev.nccltriage.source.log.LogInputException;
+import dev.nccltriage.source.log.NcclLogSource;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code nccl-triage log [FILE...|-]}: triage a saved NCCL log. Wiring only. */
+@Command(
+    name = "log",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Reads the NCCL_DEBUG=INFO log of one job (files, '-' for stdin, .gz read as is; several",
+      "files, one per Pod, are one job) and says whether NCCL fell back, and which layer owes the fix."
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:healthy", "1:problem found", "2:usage error", "3:inconclusive", "4:internal error"})
+final class LogCommand implements Callable<Integer> {
+  private final Context ctx;
+
+  @Parameters(paramLabel = "FILE", arity = "0..*", description = "Log files; '-' or none reads stdin.")
+  List<String> files;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default), json or markdown.")
+  OutputFormat output = OutputFormat.text;
+
+  @Option(names = "--rules", paramLabel = "DIR", description = "Also load every *.yaml rule file in DIR.")
+  Path rulesDir;
+
+  @Option(names = "--expect-hcas", paramLabel = "N", description = "HCA ports each node should give NCCL.")
+  Integer expectHcas;
+
+  @Option(names = "--fail-on", paramLabel = "LEVEL", description = "Exit 1 from this severity on: problem (default) or warn.")
+  FailOn failOn = FailOn.problem;
+
+  @Option(names = "--threads", paramLabel = "N", hidden = true, description = "Parser threads for large files.")
+  int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
+
+  @Option(names = "--debug", description = "Print stack traces of internal errors.")
+  boolean debug;
+
+  LogCommand(Context ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    List<String> inputs = files == null || files.isEmpty() ? List.of("-") : files;
+    if (expectHcas != null && expectHcas < 1) {
+      throw new NcclTriage.UsageError("--expect-hcas must be at least 1");
+    }
+    RuleSet rules;
+    try {
+      rules = new RuleLoader().loadBuiltInAnd(rulesDir == null ? null : ctx.cwd().resolve(rulesDir));
+    } catch (RuleFileException e) {
+      throw new NcclTriage.UsageError(e.getMessage());
+    }
+    LogFacts facts;
+    try {
+      facts = new NcclLogSource(ctx.in(), threads).read(inputs, ctx.cwd());
+    } catch (LogInputException e) {
+      throw new NcclTriage.UsageError(e.getMessage());
+    }
+    FactSet factSet = LogFactSet.from(facts, expectHcas);
+    Verdict verdict = new Engine(rules).evaluate(factSet, facts.differs());
+    Report report = new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), "log", facts.inputs(),
+        LogSection.of(facts), verdict);
+    Reports.render(report, output, ctx);
+    return Reports.exitCode(verdict, failOn);
+  }
+}

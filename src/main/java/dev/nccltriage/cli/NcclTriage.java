@@ -1,0 +1,108 @@
+package dev.nccltriage.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The root command. Subcommands do the work; this class only wires picocli and error handling. */
+@Command(
+    name = "nccl-triage",
+    mixinStandardHelpOptions = true,
+    versionProvider = NcclTriage.Version.class,
+    description = {
+      "Finds why NCCL silently degraded (TCP sockets instead of RDMA, no GPUDirect RDMA, too few",
+      "HCAs, handshake on the overlay) and names the layer that owes the fix."
+    },
+    subcommands = {LogCommand.class, RulesCommand.class, CommandLine.HelpCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:healthy (nothing at or above the --fail-on threshold)",
+      "1:a problem found (a layer named)",
+      "2:usage error",
+      "3:inconclusive (not enough evidence; the report says what would decide)",
+      "4:internal error (a bug: please report it with the --debug output)"
+    })
+public final class NcclTriage implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (log, rules)");
+  }
+
+  /** Runs the tool in-process and returns the exit code; tests call this. */
+  public static int mainWithoutExit(Context ctx, String... args) {
+    boolean debug = java.util.Arrays.asList(args).contains("--debug");
+    CommandLine cl = new CommandLine(new NcclTriage(), new Factory(ctx));
+    cl.setOut(new PrintWriter(ctx.out(), true));
+    cl.setErr(new PrintWriter(ctx.err(), true));
+    cl.setParameterExceptionHandler((ex, a) -> {
+      ctx.err().println("nccl-triage: " + ex.getMessage());
+      ctx.err().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+      return ExitCode.USAGE.code();
+    });
+    cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+      if (ex instanceof UsageError u) {
+        ctx.err().println("nccl-triage: " + u.getMessage());
+        return ExitCode.USAGE.code();
+      }
+      if (debug) {
+        ex.printStackTrace(ctx.err());
+      } else {
+        ctx.err().println("nccl-triage: internal error: " + ex);
+        ctx.err().println("This is a bug. Re-run with --debug and report the output with the command line.");
+      }
+      return ExitCode.INTERNAL.code();
+    });
+    cl.setExitCodeExceptionMapper(t -> ExitCode.INTERNAL.code());
+    return cl.execute(args);
+  }
+
+  /** A problem with what the user gave us: one line, exit 2. */
+  public static final class UsageError extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public UsageError(String message) {
+      super(message);
+    }
+  }
+
+  static final class Factory implements CommandLine.IFactory {
+    private final Context ctx;
+
+    Factory(Context ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public <K> K create(Class<K> cls) throws Exception {
+      try {
+        return cls.getDeclaredConstructor(Context.class).newInstance(ctx);
+      } catch (NoSuchMethodException e) {
+        return CommandLine.defaultFactory().create(cls);
+      }
+    }
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      return new String[] {"nccl-triage " + version()};
+    }
+  }
+
+  static String version() {
+    try (InputStream in = NcclTriage.class.getResourceAsStream("/dev/nccltriage/version.properties")) {
+      Properties p = new Properties();
+      if (in != null) {
+        p.load(in);
+      }
+      return p.getProperty("version", "unknown");
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+}

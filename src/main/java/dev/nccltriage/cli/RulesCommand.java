@@ -1,0 +1,64 @@
+package dev.nccltriage.cli;
+
+import dev.nccltriage.facts.FactVocabulary;
+import dev.nccltriage.rules.Rule;
+import dev.nccltriage.rules.RuleFileException;
+import dev.nccltriage.rules.RuleLoader;
+import dev.nccltriage.rules.RuleSet;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code nccl-triage rules}: lists the rules and prints the decision tree (or the fact vocabulary). */
+@Command(name = "rules", mixinStandardHelpOptions = true,
+    description = "Lists the loaded rules and prints the decision tree; --facts prints the fact vocabulary.")
+final class RulesCommand implements Callable<Integer> {
+  private final Context ctx;
+
+  @Option(names = "--rules", paramLabel = "DIR", description = "Also load every *.yaml rule file in DIR.")
+  Path rulesDir;
+
+  @Option(names = "--facts", description = "Print the facts rule conditions may use.")
+  boolean facts;
+
+  RulesCommand(Context ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() {
+    PrintStream out = ctx.out();
+    if (facts) {
+      FactVocabulary.entries().values().forEach(e ->
+          out.printf("%-26s %-8s %s%n", e.name(), e.type().name().toLowerCase(java.util.Locale.ROOT), e.meaning()));
+      return 0;
+    }
+    RuleSet set;
+    try {
+      set = new RuleLoader().loadBuiltInAnd(rulesDir == null ? null : ctx.cwd().resolve(rulesDir));
+    } catch (RuleFileException e) {
+      throw new NcclTriage.UsageError(e.getMessage());
+    }
+    out.println("Decision tree (asked in order; the first 'no' of severity problem names the layer):");
+    for (Rule.Question q : set.questions()) {
+      out.printf("%n  Q%d %s [%s]%n      %s%n", q.level(), q.id(), q.severity(), q.ask());
+      for (Rule.Cause c : set.causes()) {
+        if (c.explains().equals(q.id())) {
+          out.printf("      no <- %-26s %-18s (weight %d)%n", c.id(), c.layer().id(), c.weight());
+        }
+      }
+      for (Rule.Fallback f : q.fallback()) {
+        out.printf("      no, no cause logged -> %s%n", f.layer().id());
+      }
+    }
+    out.printf("%nGates:%n");
+    set.gates().forEach(g -> out.printf("  %-28s -> %s%n", g.id(), g.status()));
+    out.printf("%nLints:%n");
+    set.lints().forEach(l -> out.printf("  %-32s %-8s %-18s %s%n", l.id(), l.severity(), l.layer().id(), l.origin()));
+    out.printf("%n%d rules: %d gates, %d questions, %d causes, %d lints%n", set.all().size(), set.gates().size(),
+        set.questions().size(), set.causes().size(), set.lints().size());
+    return 0;
+  }
+}

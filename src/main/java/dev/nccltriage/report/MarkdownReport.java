@@ -1,0 +1,93 @@
+package dev.nccltriage.report;
+
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.facts.Difference;
+import dev.nccltriage.rules.Verdict;
+import java.io.PrintStream;
+import java.util.List;
+
+/** The report as Markdown, to paste into a ticket: verdict, tree as a table, evidence as code. */
+public final class MarkdownReport {
+  public void write(Report r, PrintStream out) {
+    Verdict v = r.verdict();
+    out.println("## nccl-triage " + r.command() + ": **" + v.status() + "**"
+        + (v.layer().equals("none") ? "" : " — layer `" + v.layer() + "`"));
+    out.println();
+    out.println(v.summary());
+    if (!v.path().isEmpty()) {
+      out.println();
+      out.println("| # | Question | Answer | Evidence |");
+      out.println("|---|---|---|---|");
+      int i = 1;
+      for (Verdict.Answer a : v.path()) {
+        String ev = a.evidence().isEmpty() ? (a.note() == null ? "" : "to decide: " + cell(a.note()))
+            : String.join("<br>", a.evidence().stream().map(e -> "`" + cell(e.location() + "  " + e.text()) + "`").toList());
+        out.println("| " + i++ + " | " + cell(a.ask()) + " | **" + a.answer() + "** | " + ev + " |");
+      }
+    }
+    if (!v.candidates().isEmpty()) {
+      out.println();
+      out.println("### Candidate layers");
+      int i = 1;
+      for (Verdict.Candidate c : v.candidates()) {
+        out.println(i++ + ". `" + c.layer() + "`: " + c.why());
+      }
+    }
+    if (v.fix() != null) {
+      out.println();
+      out.println("### Fix");
+      out.println(v.fix());
+    }
+    if (v.probe() != null) {
+      out.println();
+      out.println("### What would decide");
+      out.println(v.probe());
+    }
+    if (!v.differs().isEmpty()) {
+      out.println();
+      out.println("### Who differs");
+      for (Difference d : v.differs()) {
+        out.println("- **" + d.who() + "**: " + d.what());
+      }
+    }
+    if (!v.findings().isEmpty()) {
+      out.println();
+      out.println("### Findings");
+      for (Verdict.Finding f : v.findings()) {
+        out.println("- **" + f.severity() + "** `" + f.rule() + "` (" + f.layer() + "): " + f.message()
+            + " Fix: " + f.fix());
+        codeBlock(out, f.evidence());
+      }
+    }
+    if (!v.advice().isEmpty()) {
+      out.println();
+      out.println("### Advice");
+      v.advice().forEach(a -> out.println("- " + a));
+    }
+    if (r.log() != null) {
+      LogSection l = r.log();
+      out.println();
+      out.println("### What the log shows");
+      out.println("- NCCL: " + (l.ncclVersions().isEmpty() ? "version not logged" : String.join(", ", l.ncclVersions())));
+      out.println("- Ranks / nodes: " + l.ranks() + " / " + l.nodes());
+      out.println("- Transport: " + l.transport() + " (RDMA: " + l.rdma() + "), GPUDirect RDMA: " + l.gdr()
+          + " of " + l.netChannels().total() + " network channels");
+      if (l.oob() != null) {
+        out.println("- OOB: `" + l.oob().render() + "`");
+      }
+    }
+  }
+
+  private static void codeBlock(PrintStream out, List<Evidence> ev) {
+    if (ev.isEmpty()) {
+      return;
+    }
+    out.println("  ```");
+    ev.forEach(e -> out.println("  " + e.location() + "  " + e.text().replace("```", "'''")));
+    out.println("  ```");
+  }
+
+  private static String cell(String s) {
+    return s.replace("|", "\\|").replace("\n", " ");
+  }
+}

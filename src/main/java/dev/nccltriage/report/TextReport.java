@@ -1,0 +1,162 @@
+package dev.nccltriage.report;
+
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.facts.Difference;
+import dev.nccltriage.facts.Hca;
+import dev.nccltriage.rules.Verdict;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The report for people: the verdict first, then the argument, wrapped to the terminal width. */
+public final class TextReport {
+  private final int width;
+  private final Style style;
+
+  public TextReport(int width, boolean colour) {
+    this.width = width;
+    this.style = new Style(colour);
+  }
+
+  public void write(Report r, PrintStream out) {
+    Verdict v = r.verdict();
+    String head = v.status().toUpperCase(Locale.ROOT) + (v.layer().equals("none") ? "" : "  layer: " + v.layer());
+    out.println(style.bold("nccl-triage " + r.command() + ": ") + style.bold(style.status(v.status(), head)));
+    para(out, "  ", v.summary());
+    if (!v.path().isEmpty()) {
+      section(out, "Decision tree");
+      for (Verdict.Answer a : v.path()) {
+        String answer = String.format(Locale.ROOT, "%-7s", a.answer());
+        para(out, "  ", style.status(a.answer(), answer) + " " + a.ask(), 10);
+        evidence(out, a.evidence(), "          ");
+        if (a.note() != null) {
+          para(out, "          ", style.dim("To decide: " + a.note()));
+        }
+      }
+    }
+    if (!v.candidates().isEmpty()) {
+      section(out, "Candidate layers (most likely first)");
+      int i = 1;
+      for (Verdict.Candidate c : v.candidates()) {
+        para(out, "  ", i++ + ". " + style.bold(c.layer()) + ": " + c.why(), 5);
+        evidence(out, c.evidence(), "       ");
+      }
+    }
+    if (v.fix() != null) {
+      section(out, "Fix");
+      para(out, "  ", v.fix());
+    }
+    if (v.probe() != null) {
+      section(out, "What would decide between the candidates");
+      para(out, "  ", v.probe());
+    }
+    if (!v.differs().isEmpty()) {
+      section(out, "Who differs");
+      for (Difference d : v.differs()) {
+        para(out, "  ", style.bold(d.who()) + ": " + d.what(), 4);
+        evidence(out, d.evidence(), "      ");
+      }
+    }
+    if (!v.findings().isEmpty()) {
+      section(out, "Findings");
+      for (Verdict.Finding f : v.findings()) {
+        String sev = f.severity().equals("problem") ? style.red(f.severity()) : f.severity().equals("warn")
+            ? style.yellow(f.severity()) : style.dim(f.severity());
+        para(out, "  ", "[" + sev + "] " + f.message() + style.dim(" (" + f.rule() + ", " + f.layer() + ")"), 4);
+        para(out, "      ", "fix: " + f.fix());
+        evidence(out, f.evidence(), "      ");
+      }
+    }
+    if (!v.advice().isEmpty()) {
+      section(out, "Advice");
+      v.advice().forEach(a -> para(out, "  ", a, 4));
+    }
+    if (r.log() != null) {
+      logSummary(out, r.log());
+    }
+  }
+
+  private void logSummary(PrintStream out, LogSection l) {
+    section(out, "What the log shows");
+    List<String> parts = new ArrayList<>();
+    parts.add("NCCL " + (l.ncclVersions().isEmpty() ? "version not logged" : String.join(", ", l.ncclVersions())));
+    parts.add((l.ranks() == null ? "?" : l.ranks()) + " rank(s) on " + (l.nodes() == null ? "?" : l.nodes())
+        + " node(s)" + (l.nodesFrom() == null ? "" : " (from " + l.nodesFrom() + ")"));
+    parts.add("transport " + (l.transport() == null ? "unknown" : l.transport())
+        + (l.rdma() == null ? "" : l.rdma() ? " (RDMA)" : " (not RDMA)"));
+    parts.add("GPUDirect RDMA " + l.gdr() + " of " + l.netChannels().total() + " network channel(s)");
+    para(out, "  ", String.join(" · ", parts));
+    if (!l.hcas().isEmpty()) {
+      List<String> h = new ArrayList<>();
+      for (Hca x : l.hcas()) {
+        h.add(x.merged().isEmpty() ? x.name() + ":" + x.port() + "/" + x.linkLayer()
+            : "{" + String.join(", ", x.merged().stream().map(p -> p.name() + ":" + p.port() + "/" + p.linkLayer()).toList()) + "}");
+      }
+      para(out, "  ", "HCAs: " + String.join(" ", h) + (l.relaxedOrdering() ? " [RO]" : ""), 4);
+    }
+    List<String> ifs = new ArrayList<>();
+    if (l.oob() != null) {
+      ifs.add("OOB " + l.oob().render());
+    }
+    if (l.bootstrap() != null) {
+      ifs.add("bootstrap " + l.bootstrap().render());
+    }
+    if (!l.socketInterfaces().isEmpty()) {
+      ifs.add("socket " + String.join(" ", l.socketInterfaces().stream().map(i -> i.render()).toList()));
+    }
+    if (!ifs.isEmpty()) {
+      para(out, "  ", String.join(" · ", ifs), 4);
+    }
+    if (!l.env().isEmpty()) {
+      List<String> e = new ArrayList<>();
+      l.env().forEach((k, val) -> e.add(k + "=" + val));
+      para(out, "  ", "env: " + String.join(" ", e), 4);
+    }
+  }
+
+  private void section(PrintStream out, String title) {
+    out.println();
+    out.println(style.bold(title));
+  }
+
+  private void evidence(PrintStream out, List<Evidence> ev, String indent) {
+    for (Evidence e : ev) {
+      String line = indent + style.dim(e.location() + "  ") + e.text();
+      out.println(clip(line, width + (line.length() - visible(line))));
+    }
+  }
+
+  private void para(PrintStream out, String indent, String text) {
+    para(out, indent, text, indent.length());
+  }
+
+  /** Word-wraps {@code text} to the width; continuation lines are indented by {@code hang}. */
+  private void para(PrintStream out, String indent, String text, int hang) {
+    if (text == null) {
+      return;
+    }
+    String pad = " ".repeat(hang);
+    StringBuilder line = new StringBuilder(indent);
+    int visible = indent.length();
+    for (String word : text.split(" ")) {
+      int w = visible(word);
+      if (visible + w + 1 > width && visible > hang) {
+        out.println(line.toString().stripTrailing());
+        line = new StringBuilder(pad);
+        visible = hang;
+      }
+      line.append(word).append(' ');
+      visible += w + 1;
+    }
+    out.println(line.toString().stripTrailing());
+  }
+
+  private static int visible(String s) {
+    return s.replaceAll("\u001b\\[[0-9;]*m", "").length();
+  }
+
+  private static String clip(String s, int max) {
+    return s.length() <= max ? s : s.substring(0, Math.max(0, max - 1)) + "…";
+  }
+}
