@@ -31,6 +31,7 @@ public final class FactVocabulary {
       e("net.bootstrapInterface", FactType.TEXT, "interface NCCL bootstrap used"),
       e("net.socketInterfaces", FactType.LIST, "interfaces the Socket transport listed"),
       e("ib.noDevice", FactType.BOOL, "NCCL printed NET/IB : No device found"),
+      e("ib.initLogged", FactType.BOOL, "the log has any NET/IB line (the IB transport was initialised)"),
       e("ib.hcaPorts", FactType.NUMBER, "distinct HCA ports NCCL listed across the job"),
       e("ib.hcaPortsMin", FactType.NUMBER, "fewest HCA ports any process listed"),
       e("ib.hcaPerGpu", FactType.NUMBER, "ib.hcaPortsMin divided by job.localGpus"),

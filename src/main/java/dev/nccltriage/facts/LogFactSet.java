@@ -45,6 +45,7 @@ public final class LogFactSet {
       s.put("net.socketInterfaces", f.socketInterfaces().stream().map(Iface::name).toList(), f.evidenceFor("socket"));
     }
     s.put("ib.noDevice", f.ibNoDevice(), f.evidenceFor("ibNoDevice"));
+    s.put("ib.initLogged", f.ibLogged(), f.evidenceFor("ibUsing"));
     if (f.hcaPorts() != null) {
       List<Evidence> ev = f.evidenceFor("ibUsing");
       s.put("ib.hcaPorts", (long) f.hcaPorts(), ev);

@@ -41,6 +41,7 @@ public record LogFacts(
     List<ErrorSignature> errors,
     List<String> netPlugins,
     boolean ibNoDevice,
+    boolean ibLogged,
     List<NodeFacts> nodeDetails,
     List<Difference> differs,
     Map<String, List<Evidence>> evidence) {

@@ -89,9 +89,15 @@ public final class Engine {
       }
     }
     List<Verdict.Candidate> ranked = dedupe(candidates);
-    if (primary == null && topProblemLint != null) {
+    if (topProblemLint != null && (primary == null || !primary.logged)) {
+      // a problem the log states outranks a "no" that only the question's fallbacks explain
+      String lintId = topProblemLint.id();
+      Verdict.Candidate lint = candidates.stream().filter(c -> c.rule().equals(lintId)).findFirst().orElseThrow();
+      candidates.remove(lint);
+      candidates.add(0, lint);
       summary = render(topProblemLint.message(), facts);
       fix = render(topProblemLint.fix(), facts);
+      probe = primary == null ? null : primary.probe;
     }
     if (!ranked.isEmpty()) {
       if (ranked.size() < 2) {
@@ -132,6 +138,16 @@ public final class Engine {
       mine.add(new Verdict.Candidate(f.layer().id(), render(f.why(), facts), q.id(), evidence(q.no(), facts)));
     }
     return new Failure(mine, render(q.fallback().get(0).fix(), facts), render(q.decide(), facts), false);
+  }
+
+  /** What one rule says about the facts: fires/quiet, or yes/no/unknown/n/a for a question. */
+  public static String outcome(Rule rule, FactSet facts) {
+    if (rule instanceof Rule.Question q) {
+      return answer(q, facts);
+    }
+    Condition when = rule instanceof Rule.Cause c ? c.when()
+        : rule instanceof Rule.Lint l ? l.when() : ((Rule.Gate) rule).when();
+    return when.eval(facts) == Tri.TRUE ? "fires" : "quiet";
   }
 
   static String answer(Rule.Question q, FactSet facts) {

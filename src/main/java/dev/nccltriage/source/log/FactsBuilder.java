@@ -51,7 +51,8 @@ final class FactsBuilder {
     } else if (byHost.size() >= 2) {
       nodes = byHost.size();
       nodesFrom = "hostnames";
-    } else if (byHost.size() == 1 && localGpus != null && ranks != null && ranks <= localGpus) {
+    } else if (byHost.size() == 1 && localGpus != null && ranks != null && ranks <= localGpus
+        && procs.stream().allMatch(p -> p.netChannels.isEmpty())) {
       // one host whose GPUs can hold every rank; more ranks than that means the log is one Pod's
       nodes = 1;
       nodesFrom = "hostnames";
@@ -172,6 +173,7 @@ final class FactsBuilder {
         oob, List.copyOf(oobCount.keySet()), bootstrap, socketIfaces, channels, local, channels.gdr(),
         ringsGdr < 0 ? null : ringsGdr, !acc.dmabuf.isEmpty(), gdr, env, conflicts, errors,
         List.copyOf(acc.pluginsLoaded.keySet()), procs.stream().anyMatch(p -> !p.ibNoDevice.isEmpty()),
+        procs.stream().anyMatch(p -> p.ibLogged),
         nodeDetails, new Differences(nodeDetails, procs).find(), evidence);
   }
 

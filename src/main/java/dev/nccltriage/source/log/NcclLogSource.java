@@ -26,20 +26,23 @@ import java.util.zip.GZIPInputStream;
  * parts are merged in file order, so the result does not depend on the split.
  */
 public final class NcclLogSource {
-  private static final long PARALLEL_MIN_BYTES = 32L << 20;
+  private static final long DEFAULT_PARALLEL_MIN_BYTES = 32L << 20;
 
   private final InputStream stdin;
   private final int threads;
   private final int maxLine;
+  private final long parallelMinBytes;
 
   public NcclLogSource(InputStream stdin, int threads) {
-    this(stdin, threads, LineReader.DEFAULT_MAX_LINE);
+    this(stdin, threads, LineReader.DEFAULT_MAX_LINE, DEFAULT_PARALLEL_MIN_BYTES);
   }
 
-  NcclLogSource(InputStream stdin, int threads, int maxLine) {
+  /** Tests shrink the limits to exercise long-line and parallel paths on small inputs. */
+  public NcclLogSource(InputStream stdin, int threads, int maxLine, long parallelMinBytes) {
     this.stdin = stdin;
     this.threads = Math.max(1, threads);
     this.maxLine = maxLine;
+    this.parallelMinBytes = parallelMinBytes;
   }
 
   public LogFacts read(List<String> names, Path cwd) throws LogInputException {
@@ -62,7 +65,7 @@ public final class NcclLogSource {
       if (isGzip(ch)) {
         return readStream(name, Channels.newInputStream(ch.position(0)));
       }
-      if (size < PARALLEL_MIN_BYTES || threads == 1) {
+      if (size < parallelMinBytes || threads == 1) {
         return readStream(name, Channels.newInputStream(ch.position(0)));
       }
       return readParallel(name, path, size);
@@ -102,7 +105,7 @@ public final class NcclLogSource {
   }
 
   private LogAccumulator readParallel(String name, Path path, long size) throws LogInputException {
-    int parts = (int) Math.min(threads, Math.max(1, size / PARALLEL_MIN_BYTES));
+    int parts = (int) Math.min(threads, Math.max(1, size / parallelMinBytes));
     ExecutorService pool = Executors.newFixedThreadPool(parts);
     try {
       List<Future<Chunk>> futures = new ArrayList<>();

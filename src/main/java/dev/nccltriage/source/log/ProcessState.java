@@ -29,6 +29,7 @@ final class ProcessState {
   final EvidenceList localChannelEvidence = new EvidenceList();
 
   final EvidenceList ibNoDevice = new EvidenceList();
+  boolean ibLogged; // any NET/IB line: the IB transport was at least initialised
   List<Hca> hcas; // first non-empty NET/IB : Using list
   boolean hcaListEmpty; // an empty NET/IB : Using line (2.24+ no-device shape)
   boolean relaxedOrdering;
@@ -75,6 +76,7 @@ final class ProcessState {
     localChannels += o.localChannels;
     localChannelEvidence.addAll(o.localChannelEvidence, off);
     ibNoDevice.addAll(o.ibNoDevice, off);
+    ibLogged |= o.ibLogged;
     if (hcas == null) {
       hcas = o.hcas;
       relaxedOrdering = o.relaxedOrdering;

@@ -147,6 +147,9 @@ final class RareMessages {
   }
 
   private boolean net(ProcessState p, String msg) {
+    if (msg.startsWith("NET/IB")) {
+      p.ibLogged = true;
+    }
     if (msg.contains("No device found")) {
       slot.record(p.ibNoDevice);
       return true;
@@ -333,7 +336,9 @@ final class RareMessages {
       return error(p, ErrorKind.NET_PLUGIN_LOAD, m.group(1), null);
     }
     if ((m = PLUGIN_LOAD_FAILED.matcher(msg)).find()) {
-      return error(p, ErrorKind.NET_PLUGIN_LOAD, m.group(2), null);
+      // "cannot open shared object file" (ENOENT) only means no plugin is installed: benign
+      return m.group(2).contains("No such file") || m.group(2).contains("cannot open shared object")
+          || error(p, ErrorKind.NET_PLUGIN_LOAD, m.group(2), null);
     }
     if ((m = NET_NOT_FOUND.matcher(msg)).find()) {
       return error(p, ErrorKind.NET_NOT_FOUND, m.group(1), null);
