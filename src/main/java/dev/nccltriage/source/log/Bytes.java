@@ -1,5 +1,8 @@
 package dev.nccltriage.source.log;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /** Byte-level helpers for the log parser's hot path: no regex, no allocation. */
@@ -10,31 +13,80 @@ final class Bytes {
     return s.getBytes(StandardCharsets.US_ASCII);
   }
 
-  static int indexOf(byte[] a, int from, int to, byte[] pat) {
-    int last = to - pat.length;
-    byte first = pat[0];
-    outer:
-    for (int i = from; i <= last; i++) {
-      if (a[i] != first) {
-        continue;
-      }
-      for (int j = 1; j < pat.length; j++) {
-        if (a[i + j] != pat[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  static long broadcast(byte b) {
+    return (b & 0xFFL) * ONES;
   }
 
-  static int lastIndexOf(byte[] a, int from, int to, byte[] pat) {
-    for (int i = to - pat.length; i >= from; i--) {
-      if (startsWith(a, i, to, pat)) {
+  /**
+   * High bit set in each byte of {@code x} that is zero. Borrows can only mark bytes above a real
+   * zero, so the lowest marked byte is always exact.
+   */
+  static long zeroBytes(long x) {
+    return (x - ONES) & ~x & HIGHS;
+  }
+
+  static long word(byte[] a, int i) {
+    return (long) LONG.get(a, i);
+  }
+
+  /** First index of {@code b} in [from, to), eight bytes at a time; -1 if absent. */
+  static int indexOfByte(byte[] a, int from, int to, byte b) {
+    long pat = broadcast(b);
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long z = zeroBytes(word(a, i) ^ pat);
+      if (z != 0) {
+        return i + (Long.numberOfTrailingZeros(z) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (a[i] == b) {
         return i;
       }
     }
     return -1;
+  }
+
+  static int indexOf(byte[] a, int from, int to, byte[] pat) {
+    int last = to - pat.length;
+    byte first = pat[0];
+    int i = from;
+    while (i <= last) {
+      i = indexOfByte(a, i, last + 1, first);
+      if (i < 0) {
+        return -1;
+      }
+      int j = 1;
+      while (j < pat.length && a[i + j] == pat[j]) {
+        j++;
+      }
+      if (j == pat.length) {
+        return i;
+      }
+      i++;
+    }
+    return -1;
+  }
+
+  /** Whether a[from, from+n) equals b[0, n), compared eight bytes at a time. */
+  static boolean equal(byte[] a, int from, byte[] b, int n) {
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+      if (word(a, from + i) != word(b, i)) {
+        return false;
+      }
+    }
+    for (; i < n; i++) {
+      if (a[from + i] != b[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static boolean startsWith(byte[] a, int pos, int to, byte[] pat) {

@@ -38,8 +38,9 @@ final class LineReader {
           if (consumed + pos >= limit) {
             return lineNo;
           }
-          sink.line(buf, pos, nl, ++lineNo, false);
+          sink.line(buf, pos, nl, ++lineNo, false, escapeSeen);
         }
+        escapeSeen = false;
         skipping = false;
         pos = nl + 1;
         continue;
@@ -48,7 +49,7 @@ final class LineReader {
         if (consumed + pos >= limit) {
           return lineNo;
         }
-        sink.line(buf, pos, pos + maxLine, ++lineNo, true);
+        sink.line(buf, pos, pos + maxLine, ++lineNo, true, true);
         skipping = true;
       }
       if (skipping) {
@@ -58,7 +59,7 @@ final class LineReader {
       }
       if (eof) {
         if (!skipping && pos < len && consumed + pos < limit) {
-          sink.line(buf, pos, len, ++lineNo, false);
+          sink.line(buf, pos, len, ++lineNo, false, true);
         }
         return lineNo;
       }
@@ -80,10 +81,38 @@ final class LineReader {
     }
   }
 
-  private static int indexOfNewline(byte[] a, int from, int to) {
-    for (int i = from; i < to; i++) {
+  private boolean escapeSeen; // an ESC byte in the line being scanned, found in the newline pass
+  private static final long SPACES = Bytes.broadcast((byte) 0x20);
+  private static final long HIGHS = 0x8080808080808080L;
+
+  /**
+   * The next newline at or after {@code from}, noting ESC bytes (ANSI colour) on the way; -1 if
+   * none before {@code to}. One test per eight bytes flags every control byte (below 0x20); only
+   * those are looked at.
+   */
+  private int indexOfNewline(byte[] a, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long w = Bytes.word(a, i);
+      long control = (w - SPACES) & ~w & HIGHS;
+      while (control != 0) {
+        int at = i + (Long.numberOfTrailingZeros(control) >>> 3);
+        byte c = a[at];
+        if (c == '\n') {
+          return at;
+        }
+        if (c == 0x1b) {
+          escapeSeen = true;
+        }
+        control &= control - 1;
+      }
+    }
+    for (; i < to; i++) {
       if (a[i] == '\n') {
         return i;
+      }
+      if (a[i] == 0x1b) {
+        escapeSeen = true;
       }
     }
     return -1;

@@ -11,6 +11,7 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  */
 final class LogParser implements LineSink {
   private static final byte[] NCCL = ascii("NCCL ");
+  private static final byte[] NCCL_INFO = ascii("NCCL INFO ");
   private static final byte[] INFO = ascii("INFO");
   private static final byte[] WARN = ascii("WARN");
   private static final byte[] TRACE = ascii("TRACE");
@@ -25,6 +26,9 @@ final class LogParser implements LineSink {
   private final Prefix prefix = new Prefix();
   private final Prefix gluedPrefix = new Prefix();
   private byte[] scratch = new byte[256];
+  private byte[] lastPrefix = new byte[128];
+  private int lastPrefixLength = -1;
+  private ProcessState lastProcess;
 
   LogParser(LogAccumulator acc, String source) {
     this.acc = acc;
@@ -33,7 +37,7 @@ final class LogParser implements LineSink {
   }
 
   @Override
-  public void line(byte[] b, int s, int e, long lineNo, boolean truncated) {
+  public void line(byte[] b, int s, int e, long lineNo, boolean truncated, boolean mayHaveEscape) {
     acc.lines++;
     if (truncated) {
       acc.truncated++;
@@ -41,7 +45,7 @@ final class LogParser implements LineSink {
     if (e > s && b[e - 1] == '\r') {
       e--;
     }
-    if (hasEscape(b, s, e)) {
+    if (mayHaveEscape && hasEscape(b, s, e)) {
       int n = stripAnsi(b, s, e);
       b = scratch;
       s = 0;
@@ -58,6 +62,12 @@ final class LogParser implements LineSink {
 
   /** Parses one NCCL record starting in [s, e); returns false if nothing NCCL-like was found. */
   private boolean segment(byte[] b, int s, int e, boolean glued) {
+    int n = lastPrefixLength;
+    if (!glued && n > 0 && e - s > n + 10 && Bytes.equal(b, s, lastPrefix, n)
+        && startsWith(b, s + n, e, NCCL_INFO)) {
+      // same thread as the line before: skip the search for the envelope
+      return record(b, s, s + n, s + n + NCCL_INFO.length, e, false);
+    }
     int at = indexOf(b, s, e, NCCL);
     while (at >= 0) {
       int lv = at + 5;
@@ -76,12 +86,11 @@ final class LogParser implements LineSink {
       }
       at = indexOf(b, at + 1, e, NCCL);
     }
-    int old = indexOf(b, s, e, OLD_INFO);
-    if (old < 0) {
-      old = indexOf(b, s, e, OLD_WARN);
-    }
-    if (old >= 0) {
-      return record(b, s, old + 2, old + 7, e, glued);
+    // before 2.3 there is no NCCL token: "host:pid:tid [dev] INFO message"
+    for (int br = Bytes.indexOfByte(b, s, e, (byte) ']'); br >= 0; br = Bytes.indexOfByte(b, br + 1, e, (byte) ']')) {
+      if (startsWith(b, br, e, OLD_INFO) || startsWith(b, br, e, OLD_WARN)) {
+        return record(b, s, br + 2, br + 7, e, glued);
+      }
     }
     // A prefix the user stripped along with "NCCL INFO": try the message families directly.
     int m = s;
@@ -101,28 +110,64 @@ final class LogParser implements LineSink {
    */
   private boolean record(byte[] b, int s, int lvl, int msg, int e, boolean glued) {
     acc.ncclLines++;
-    int next = indexOf(b, msg, e, NCCL);
+    ProcessState proc = process(b, s, lvl, glued);
+    if (msg < e && (b[msg] == 'C' || b[msg] == 'R')) {
+      // Channel lines are most of a large log: parse first, then look for a glued record only in
+      // the tail the channel parser did not read.
+      messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, e));
+      int from = messages.consumed >= 0 ? messages.consumed : msg;
+      int next = e - from > 8 ? gluedRecord(b, from, e) : -1;
+      if (next >= 0) {
+        gluedPrefix.parse(b, from, next);
+        segment(b, gluedPrefix.start, e, true);
+      }
+      return true;
+    }
+    int next = gluedRecord(b, msg, e);
+    int msgEnd = e;
+    if (next >= 0) {
+      gluedPrefix.parse(b, msg, next);
+      msgEnd = gluedPrefix.start;
+    }
+    messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, msgEnd));
+    if (next >= 0) {
+      segment(b, msgEnd, e, true);
+    }
+    return true;
+  }
+
+  /** Start of a second "NCCL INFO|WARN" envelope in [from, e), or -1. */
+  private static int gluedRecord(byte[] b, int from, int e) {
+    int next = indexOf(b, from, e, NCCL);
     while (next >= 0 && !(startsWith(b, next + 5, e, INFO) || startsWith(b, next + 5, e, WARN))) {
       next = indexOf(b, next + 1, e, NCCL);
     }
-    int msgEnd = e;
-    int nextStart = -1;
-    if (next >= 0) {
-      gluedPrefix.parse(b, msg, next);
-      nextStart = gluedPrefix.start;
-      msgEnd = nextStart;
+    return next;
+  }
+
+  /**
+   * The process that printed the record. Consecutive lines of one thread share their prefix
+   * byte for byte, so the previous answer is reused without parsing when the bytes match.
+   */
+  private ProcessState process(byte[] b, int s, int lvl, boolean glued) {
+    int n = lvl - s;
+    if (lastProcess != null && !glued && n == lastPrefixLength && Bytes.equal(b, s, lastPrefix, n)) {
+      return lastProcess;
     }
     prefix.parse(b, s, lvl);
-    ProcessState proc =
-        acc.processes.get(b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
+    ProcessState proc = acc.processes.get(b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
     if (prefix.device >= 0 && prefix.device < 64) {
       proc.devices |= 1L << prefix.device;
     }
-    messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, msgEnd));
-    if (nextStart >= 0) {
-      segment(b, nextStart, e, true);
+    if (!glued) {
+      if (lastPrefix.length < n) {
+        lastPrefix = new byte[Math.max(n, 2 * lastPrefix.length)];
+      }
+      System.arraycopy(b, s, lastPrefix, 0, n);
+      lastPrefixLength = n;
+      lastProcess = proc;
     }
-    return true;
+    return proc;
   }
 
   private static boolean hasEscape(byte[] b, int s, int e) {

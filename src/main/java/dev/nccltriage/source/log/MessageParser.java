@@ -37,6 +37,8 @@ final class MessageParser {
   private final EvidenceSlot slot;
   private final RareMessages rare;
   private ProcessState unattributed;
+  /** Where the last fast-parsed channel line ended; -1 when the parser read the whole message. */
+  int consumed = -1;
   private byte[] lastNetName = new byte[0];
   private String lastNetNameString = "";
 
@@ -52,6 +54,7 @@ final class MessageParser {
 
   /** Returns whether the message belonged to a known family. */
   boolean parse(ProcessState proc, byte[] b, int m, int e) {
+    consumed = -1;
     if (m >= e) {
       return false;
     }
@@ -131,28 +134,32 @@ final class MessageParser {
 
   /** "comm 0x.. rank R nRanks N nNodes M localRanks L ..." and the Init START/COMPLETE lines. */
   private boolean comm(ProcessState p, byte[] b, int m, int e) {
+    // one left-to-right pass: the fields always come in this order
     int r = indexOf(b, m, e, RANK);
+    int at = m;
     if (r >= 0) {
-      long rank = Bytes.parseLong(b, r + RANK.length, e);
+      at = r + RANK.length;
+      long rank = Bytes.parseLong(b, at, e);
       if (rank >= 0) {
         p.seeRank((int) rank);
       }
     }
-    int n = indexOf(b, m, e, NRANKS_UPPER);
+    int n = indexOf(b, at, e, NRANKS_UPPER);
     if (n < 0) {
-      n = indexOf(b, m, e, NRANKS);
+      n = indexOf(b, at, e, NRANKS);
     }
     if (n >= 0) {
-      long nr = Bytes.parseLong(b, n + NRANKS.length, e);
-      p.nRanks = (int) Math.max(p.nRanks, nr);
-    }
-    int nn = indexOf(b, m, e, NNODES);
-    if (nn >= 0) {
-      p.nNodes = (int) Math.max(p.nNodes, Bytes.parseLong(b, nn + NNODES.length, e));
-    }
-    int lr = indexOf(b, m, e, LOCAL_RANKS);
-    if (lr >= 0) {
-      p.localRanks = (int) Math.max(p.localRanks, Bytes.parseLong(b, lr + LOCAL_RANKS.length, e));
+      at = n + NRANKS.length;
+      p.nRanks = (int) Math.max(p.nRanks, Bytes.parseLong(b, at, e));
+      int nn = indexOf(b, at, Math.min(e, at + 24), NNODES);
+      if (nn >= 0) {
+        at = nn + NNODES.length;
+        p.nNodes = (int) Math.max(p.nNodes, Bytes.parseLong(b, at, e));
+        int lr = indexOf(b, at, Math.min(e, at + 24), LOCAL_RANKS);
+        if (lr >= 0) {
+          p.localRanks = (int) Math.max(p.localRanks, Bytes.parseLong(b, lr + LOCAL_RANKS.length, e));
+        }
+      }
     }
     if (r < 0 && n < 0) {
       return false;
@@ -167,6 +174,98 @@ final class MessageParser {
    * not a connection.
    */
   private boolean channel(ProcessState p, byte[] b, int m, int e) {
+    return fastChannel(p, b, m, e) || slowChannel(p, b, m, e);
+  }
+
+  /**
+   * One forward pass over the usual shape "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA"
+   * (and its Ring and older forms); returns false to let the searching parser handle anything else.
+   */
+  private boolean fastChannel(ProcessState p, byte[] b, int m, int e) {
+    int i = m + (b[m] == 'C' ? CHANNEL.length : RING.length);
+    i = Bytes.skipDigits(b, i, e);
+    if (i < e && b[i] == '/') {
+      i = Bytes.skipDigits(b, i + 1, e);
+    }
+    if (i + 3 > e || b[i] != ' ' || b[i + 1] != ':' || b[i + 2] != ' ') {
+      return false;
+    }
+    i += 3;
+    int fromStart = i;
+    i = Bytes.skipDigits(b, i, e);
+    if (i == fromStart) {
+      return false; // the ring listing "Channel 00/02 :    0   1" has spaces here
+    }
+    i = skipBracket(b, i, e);
+    if (i + 4 > e || b[i] != ' ' || b[i + 1] != '-' || b[i + 2] != '>' || b[i + 3] != ' ') {
+      return false;
+    }
+    i += 4;
+    int toStart = i;
+    i = Bytes.skipDigits(b, i, e);
+    if (i == toStart) {
+      return false;
+    }
+    i = skipBracket(b, i, e);
+    boolean receive = false;
+    if (i + 2 < e && b[i] == ' ' && b[i + 1] == '[') {
+      receive = b[i + 2] == 'r';
+      int close = Bytes.indexOfByte(b, i + 2, e, (byte) ']');
+      if (close < 0) {
+        return false;
+      }
+      i = close + 1;
+    }
+    if (!startsWith(b, i, e, VIA)) {
+      return false;
+    }
+    i += VIA.length;
+    if (!startsWith(b, i, e, NET)) {
+      p.localChannels++;
+      slot.record(p.localChannelEvidence);
+      consumed = i;
+      return true;
+    }
+    int nameStart = i + NET.length;
+    int slash = Bytes.indexOfByte(b, nameStart, e, (byte) '/');
+    if (slash < 0 || slash + 1 >= e || !Bytes.isDigit(b[slash + 1])) {
+      return false; // a plugin name with '/' in it: the slow path scans for "/<digit>"
+    }
+    String name = netName(b, nameStart, slash);
+    long dev = Bytes.parseLong(b, slash + 1, e);
+    i = Bytes.skipDigits(b, slash + 1, e);
+    if (i < e && b[i] == '(') {
+      int close = Bytes.indexOfByte(b, i, e, (byte) ')');
+      i = close < 0 ? e : close + 1;
+    }
+    boolean gdr = i + 2 < e && b[i] == '/' && b[i + 1] == 'G' && b[i + 2] == 'D';
+    consumed = i;
+    ChannelCounter c = p.channels(name);
+    if (receive) {
+      c.receive++;
+      c.receiveGdr += gdr ? 1 : 0;
+      p.seeRank((int) Bytes.parseLong(b, toStart, e));
+    } else {
+      c.send++;
+      c.sendGdr += gdr ? 1 : 0;
+      p.seeRank((int) Bytes.parseLong(b, fromStart, e));
+    }
+    if (dev >= 0 && dev < 64) {
+      c.devices |= 1L << dev;
+    }
+    slot.record(gdr ? c.withGdr : c.withoutGdr);
+    return true;
+  }
+
+  private static int skipBracket(byte[] b, int i, int e) {
+    if (i < e && b[i] == '[') {
+      int close = Bytes.indexOfByte(b, i, e, (byte) ']');
+      return close < 0 ? e : close + 1;
+    }
+    return i;
+  }
+
+  private boolean slowChannel(ProcessState p, byte[] b, int m, int e) {
     int via = indexOf(b, m, e, VIA);
     if (via < 0) {
       return true; // ring listing or a GRAPH "Ring" line: known family, nothing to collect

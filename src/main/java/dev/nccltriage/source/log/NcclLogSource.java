@@ -150,12 +150,12 @@ public final class NcclLogSource {
           private boolean skipped;
 
           @Override
-          public void line(byte[] buf, int s, int e, long lineNo, boolean truncated) {
+          public void line(byte[] buf, int s, int e, long lineNo, boolean truncated, boolean esc) {
             if (!skipped) {
               skipped = true;
               return;
             }
-            parser.line(buf, s, e, lineNo - 1, truncated);
+            parser.line(buf, s, e, lineNo - 1, truncated, esc);
           }
         };
       }

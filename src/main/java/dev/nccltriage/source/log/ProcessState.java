@@ -51,8 +51,16 @@ final class ProcessState {
     this.hostFromGluedLine = hostFromGluedLine;
   }
 
+  private String lastNetwork;
+  private ChannelCounter lastCounter;
+
   ChannelCounter channels(String network) {
-    return netChannels.computeIfAbsent(network, k -> new ChannelCounter());
+    if (network == lastNetwork) { // interned by the parser: identity is the common case
+      return lastCounter;
+    }
+    lastNetwork = network;
+    lastCounter = netChannels.computeIfAbsent(network, k -> new ChannelCounter());
+    return lastCounter;
   }
 
   void seeRank(int rank) {

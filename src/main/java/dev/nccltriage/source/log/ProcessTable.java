@@ -76,14 +76,6 @@ final class ProcessTable {
     if (hs < 0) {
       return host.length == 0;
     }
-    if (host.length != he - hs) {
-      return false;
-    }
-    for (int i = 0; i < host.length; i++) {
-      if (host[i] != b[hs + i]) {
-        return false;
-      }
-    }
-    return true;
+    return host.length == he - hs && Bytes.equal(b, hs, host, host.length);
   }
 }

@@ -95,13 +95,24 @@ final class RareMessages {
 
   /** A cheap test before decoding: most unknown INFO lines (affinity, trees, tuning) stop here. */
   static boolean mayMatch(byte[] b, int from, int to) {
-    for (byte[] s : STARTS) {
-      if (Bytes.startsWith(b, from, to, s)) {
-        return true;
-      }
+    switch (b[from]) {
+      case 'N', 'B', 'G', 'D', 'C', 'F', 'E', 'P', 'S':
+        for (byte[] s : STARTS) {
+          if (Bytes.startsWith(b, from, to, s)) {
+            return true;
+          }
+        }
+        break;
+      default:
+        break;
     }
-    int arrow = Bytes.indexOf(b, from, Math.min(to, from + 80), BACKTRACE_ARROW);
-    return arrow > from && b[arrow - 1] != ']' && Bytes.isDigit(b[arrow - 1]);
+    // a backtrace line "transport/net_ib.cc:368 -> 2" starts with a source path
+    int dot = Bytes.indexOfByte(b, from, Math.min(to, from + 48), (byte) '.');
+    if (dot < 0 || dot + 3 >= to || b[dot + 1] != 'c' && b[dot + 1] != 'h') {
+      return false;
+    }
+    int arrow = Bytes.indexOf(b, dot, Math.min(to, from + 80), BACKTRACE_ARROW);
+    return arrow > from && Bytes.isDigit(b[arrow - 1]);
   }
 
   boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner) {
