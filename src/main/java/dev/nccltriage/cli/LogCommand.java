@@ -23,10 +23,8 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "log",
     mixinStandardHelpOptions = true,
-    description = {
-      "Reads the NCCL_DEBUG=INFO log of one job (files, '-' for stdin, .gz read as is; several",
-      "files, one per Pod, are one job) and says whether NCCL fell back, and which layer owes the fix."
-    },
+    description = "Reads the NCCL_DEBUG=INFO log of one job (files, '-' for stdin, .gz read as is; several"
+        + " files, one per Pod, are one job) and says whether NCCL fell back, and which layer owes the fix.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:healthy", "1:problem found", "2:usage error", "3:inconclusive", "4:internal error"})
 final class LogCommand implements Callable<Integer> {

@@ -12,10 +12,8 @@ import picocli.CommandLine.Command;
     name = "nccl-triage",
     mixinStandardHelpOptions = true,
     versionProvider = NcclTriage.Version.class,
-    description = {
-      "Finds why NCCL silently degraded (TCP sockets instead of RDMA, no GPUDirect RDMA, too few",
-      "HCAs, handshake on the overlay) and names the layer that owes the fix."
-    },
+    description = "Finds why NCCL silently degraded (TCP sockets instead of RDMA, no GPUDirect RDMA, too few"
+        + " HCAs, handshake on the overlay) and names the layer that owes the fix.",
     subcommands = {LogCommand.class, RulesCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -41,7 +41,9 @@ final class RulesCommand implements Callable<Integer> {
     } catch (RuleFileException e) {
       throw new NcclTriage.UsageError(e.getMessage());
     }
-    out.println("Decision tree (asked in order; the first 'no' of severity problem names the layer):");
+    out.println("Decision tree, asked in order. A 'no' of severity problem makes the verdict a problem; the first");
+    out.println("'no' whose cause the log shows names the layer, and a problem lint outranks a 'no' that only a");
+    out.println("fallback explains.");
     for (Rule.Question q : set.questions()) {
       out.printf("%n  Q%d %s [%s]%n      %s%n", q.level(), q.id(), q.severity(), q.ask());
       for (Rule.Cause c : set.causes()) {

@@ -165,12 +165,13 @@ public final class Engine {
 
   private static String healthySummary(List<Verdict.Answer> path) {
     long yes = path.stream().filter(a -> a.answer().equals("yes")).count();
+    long no = path.stream().filter(a -> a.answer().equals("no")).count();
     long na = path.stream().filter(a -> a.answer().equals("n/a")).count();
-    if (yes == 0 && na > 0) {
+    if (yes == 0 && no == 0 && na > 0) {
       return "Nothing to fix in the network path: the job does not use the network between nodes.";
     }
-    return "No fallback found: " + yes + " of " + path.size()
-        + " questions answered yes and none answered no; the network path is the one NCCL should take.";
+    String s = "No fallback that slows the job: " + yes + " of " + path.size() + " questions answered yes";
+    return no == 0 ? s + " and none answered no." : s + "; " + no + " answered no with a warning only (see Advice).";
   }
 
   private static List<Verdict.Candidate> dedupe(List<Verdict.Candidate> all) {

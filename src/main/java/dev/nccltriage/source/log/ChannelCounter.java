@@ -9,20 +9,23 @@ final class ChannelCounter {
   long receive;
   long receiveGdr;
   long devices; // bit i set: NET/<name>/i was used (i < 64)
-  final EvidenceList withGdr = new EvidenceList();
-  final EvidenceList withoutGdr = new EvidenceList();
+  final EvidenceList withGdr;
+  final EvidenceList withoutGdr;
+
+  ChannelCounter(HostEvidence host) {
+    withGdr = host.channelGdr;
+    withoutGdr = host.channelNoGdr;
+  }
 
   long total() {
     return send + receive;
   }
 
-  void merge(ChannelCounter o, long lineOffset) {
+  void merge(ChannelCounter o) {
     send += o.send;
     sendGdr += o.sendGdr;
     receive += o.receive;
     receiveGdr += o.receiveGdr;
     devices |= o.devices;
-    withGdr.addAll(o.withGdr, lineOffset);
-    withoutGdr.addAll(o.withoutGdr, lineOffset);
   }
 }

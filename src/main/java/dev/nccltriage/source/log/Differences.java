@@ -65,18 +65,16 @@ final class Differences {
 
   private List<Evidence> evidence(String host, String aspect) {
     List<Evidence> ev = new ArrayList<>();
-    for (ProcessState p : procs) {
-      if (!host.equals(p.host)) {
-        continue;
-      }
+    HostEvidence h = procs.stream().filter(p -> host.equals(p.host)).map(p -> p.evidence).findFirst().orElse(null);
+    if (h != null) {
       switch (aspect) {
         case "transport" -> {
-          ev.addAll(p.ibNoDevice.items());
-          ev.addAll(p.networkEvidence.items());
-          p.netChannels.values().forEach(c -> ev.addAll(c.withoutGdr.items()));
+          ev.addAll(h.ibNoDevice.items());
+          ev.addAll(h.network.items());
+          ev.addAll(h.channelNoGdr.items());
         }
-        case "hcas", "oob" -> ev.addAll(p.ibUsingEvidence.items());
-        default -> p.netChannels.values().forEach(c -> ev.addAll(c.withoutGdr.items()));
+        case "hcas", "oob" -> ev.addAll(h.ibUsing.items());
+        default -> ev.addAll(h.channelNoGdr.items());
       }
     }
     return FactsBuilder.cap(ev);

@@ -172,7 +172,7 @@ final class FactsBuilder {
         hcas, hcaPorts, minPorts == Integer.MAX_VALUE ? null : minPorts, ro, List.copyOf(linkLayers),
         oob, List.copyOf(oobCount.keySet()), bootstrap, socketIfaces, channels, local, channels.gdr(),
         ringsGdr < 0 ? null : ringsGdr, !acc.dmabuf.isEmpty(), gdr, env, conflicts, errors,
-        List.copyOf(acc.pluginsLoaded.keySet()), procs.stream().anyMatch(p -> !p.ibNoDevice.isEmpty()),
+        List.copyOf(acc.pluginsLoaded.keySet()), procs.stream().anyMatch(p -> p.ibNoDeviceSeen),
         procs.stream().anyMatch(p -> p.ibLogged),
         nodeDetails, new Differences(nodeDetails, procs).find(), evidence);
   }
@@ -264,7 +264,10 @@ final class FactsBuilder {
             .filter(q -> q != p && !q.hostFromGluedLine && q.host != null && q.pid == p.pid && p.host.endsWith(q.host))
             .findFirst().orElse(null);
         if (real != null) {
-          real.merge(p, 0);
+          real.merge(p);
+          if (p.evidence != real.evidence) {
+            real.evidence.addAll(p.evidence, 0);
+          }
           continue;
         }
       }
@@ -284,19 +287,19 @@ final class FactsBuilder {
     List<Evidence> comm = new ArrayList<>();
     List<Evidence> local = new ArrayList<>();
     List<Evidence> rings = new ArrayList<>();
-    for (ProcessState p : procs) {
-      network.addAll(p.networkEvidence.items());
-      p.netChannels.values().forEach(c -> {
-        gdrYes.addAll(c.withGdr.items());
-        gdrNo.addAll(c.withoutGdr.items());
-      });
-      noDevice.addAll(p.ibNoDevice.items());
-      ibUsing.addAll(p.ibUsingEvidence.items());
-      socket.addAll(p.socketEvidence.items());
-      boot.addAll(p.bootstrapEvidence.items());
-      comm.addAll(p.commEvidence.items());
-      local.addAll(p.localChannelEvidence.items());
-      rings.addAll(p.ringsGdrEvidence.items());
+    java.util.Set<HostEvidence> hosts = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    procs.forEach(p -> hosts.add(p.evidence));
+    for (HostEvidence h : hosts) {
+      network.addAll(h.network.items());
+      gdrYes.addAll(h.channelGdr.items());
+      gdrNo.addAll(h.channelNoGdr.items());
+      noDevice.addAll(h.ibNoDevice.items());
+      ibUsing.addAll(h.ibUsing.items());
+      socket.addAll(h.socket.items());
+      boot.addAll(h.bootstrap.items());
+      comm.addAll(h.comm.items());
+      local.addAll(h.localChannels.items());
+      rings.addAll(h.ringsGdr.items());
     }
     evidence.put("network", cap(network));
     evidence.put("channels.gdrdma", cap(gdrYes));

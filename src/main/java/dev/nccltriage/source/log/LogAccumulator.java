@@ -83,8 +83,9 @@ final class LogAccumulator {
           host == null
               ? processes.get(null, -1, -1, p.pid, p.hostFromGluedLine)
               : processes.get(host, 0, host.length, p.pid, p.hostFromGluedLine);
-      mine.merge(p, off);
+      mine.merge(p);
     }
+    o.processes.hosts().forEach((h, ev) -> processes.evidence(h.isEmpty() ? null : h).addAll(ev, off));
     o.versions.forEach((k, v) -> versions.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
     o.env.forEach((n, m) -> m.forEach((val, ev) -> env(n, val).addAll(ev, off)));
     o.gdr.forEach((k, g) -> gdr(g.enabled, g.reason, g.distance, g.threshold).evidence.addAll(g.evidence, off));

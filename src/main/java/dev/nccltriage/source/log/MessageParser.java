@@ -31,6 +31,7 @@ final class MessageParser {
   private static final byte[] CONNECTED_RINGS = ascii("Connected all rings");
   private static final byte[] GDR_FLAG = ascii(" GDR ");
   private static final byte[] OLD_RANK = ascii("rank ");
+  private static final byte[] DMA_BUF = ascii("DMA-BUF is available");
   private static final byte[] SPACED_COLON = ascii(" : ");
 
   private final LogAccumulator acc;
@@ -86,6 +87,12 @@ final class MessageParser {
         }
         if (startsWith(b, m, e, USING_INTERNAL)) {
           return usingNetwork(p(p), b, m + USING_INTERNAL.length, e);
+        }
+        break;
+      case 'D':
+        if (startsWith(b, m, e, DMA_BUF)) { // once per communicator: keep it off the decoding path
+          slot.record(acc.dmabuf);
+          return true;
         }
         break;
       case 'c':

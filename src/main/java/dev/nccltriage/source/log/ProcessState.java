@@ -20,35 +20,46 @@ final class ProcessState {
   int nRanks = -1;
   int nNodes = -1;
   int localRanks = -1;
-  final EvidenceList commEvidence = new EvidenceList();
+  final HostEvidence evidence;
+  final EvidenceList commEvidence;
 
   String network; // "Using network X" (last one)
-  final EvidenceList networkEvidence = new EvidenceList();
+  final EvidenceList networkEvidence;
   final Map<String, ChannelCounter> netChannels = new LinkedHashMap<>(4);
   long localChannels; // P2P / SHM
-  final EvidenceList localChannelEvidence = new EvidenceList();
+  final EvidenceList localChannelEvidence;
 
-  final EvidenceList ibNoDevice = new EvidenceList();
+  final EvidenceList ibNoDevice;
+  boolean ibNoDeviceSeen;
   boolean ibLogged; // any NET/IB line: the IB transport was at least initialised
   List<Hca> hcas; // first non-empty NET/IB : Using list
   boolean hcaListEmpty; // an empty NET/IB : Using line (2.24+ no-device shape)
   boolean relaxedOrdering;
   Iface oob;
-  final EvidenceList ibUsingEvidence = new EvidenceList();
+  final EvidenceList ibUsingEvidence;
   final List<Hca> perLineHcas = new ArrayList<>(2); // 2.3: one "NET/IB: [i] dev:port/LL" line each
 
   List<Iface> socketIfaces;
-  final EvidenceList socketEvidence = new EvidenceList();
+  final EvidenceList socketEvidence;
   Iface bootstrap;
-  final EvidenceList bootstrapEvidence = new EvidenceList();
+  final EvidenceList bootstrapEvidence;
 
   int ringsGdr = -1; // "Connected all rings, use ring PXN %d GDR %d"
-  final EvidenceList ringsGdrEvidence = new EvidenceList();
+  final EvidenceList ringsGdrEvidence;
 
-  ProcessState(String host, long pid, boolean hostFromGluedLine) {
+  ProcessState(String host, long pid, boolean hostFromGluedLine, HostEvidence evidence) {
     this.host = host;
     this.pid = pid;
     this.hostFromGluedLine = hostFromGluedLine;
+    this.evidence = evidence;
+    commEvidence = evidence.comm;
+    networkEvidence = evidence.network;
+    localChannelEvidence = evidence.localChannels;
+    ibNoDevice = evidence.ibNoDevice;
+    ibUsingEvidence = evidence.ibUsing;
+    socketEvidence = evidence.socket;
+    bootstrapEvidence = evidence.bootstrap;
+    ringsGdrEvidence = evidence.ringsGdr;
   }
 
   private String lastNetwork;
@@ -59,7 +70,7 @@ final class ProcessState {
       return lastCounter;
     }
     lastNetwork = network;
-    lastCounter = netChannels.computeIfAbsent(network, k -> new ChannelCounter());
+    lastCounter = netChannels.computeIfAbsent(network, k -> new ChannelCounter(evidence));
     return lastCounter;
   }
 
@@ -68,23 +79,21 @@ final class ProcessState {
     rankMax = Math.max(rankMax, rank);
   }
 
-  void merge(ProcessState o, long off) {
+  /** Adds another part's counts and values; evidence is merged per host by the caller. */
+  void merge(ProcessState o) {
     devices |= o.devices;
     rankMin = Math.min(rankMin, o.rankMin);
     rankMax = Math.max(rankMax, o.rankMax);
     nRanks = Math.max(nRanks, o.nRanks);
     nNodes = Math.max(nNodes, o.nNodes);
     localRanks = Math.max(localRanks, o.localRanks);
-    commEvidence.addAll(o.commEvidence, off);
     if (o.network != null) {
       network = o.network;
     }
-    networkEvidence.addAll(o.networkEvidence, off);
-    o.netChannels.forEach((k, v) -> channels(k).merge(v, off));
+    o.netChannels.forEach((k, v) -> channels(k).merge(v));
     localChannels += o.localChannels;
-    localChannelEvidence.addAll(o.localChannelEvidence, off);
-    ibNoDevice.addAll(o.ibNoDevice, off);
     ibLogged |= o.ibLogged;
+    ibNoDeviceSeen |= o.ibNoDeviceSeen;
     if (hcas == null) {
       hcas = o.hcas;
       relaxedOrdering = o.relaxedOrdering;
@@ -93,7 +102,6 @@ final class ProcessState {
     if (oob == null) {
       oob = o.oob;
     }
-    ibUsingEvidence.addAll(o.ibUsingEvidence, off);
     for (Hca h : o.perLineHcas) {
       if (perLineHcas.stream().noneMatch(x -> x.name().equals(h.name()) && x.port() == h.port())) {
         perLineHcas.add(h);
@@ -102,14 +110,11 @@ final class ProcessState {
     if (socketIfaces == null) {
       socketIfaces = o.socketIfaces;
     }
-    socketEvidence.addAll(o.socketEvidence, off);
     if (bootstrap == null) {
       bootstrap = o.bootstrap;
     }
-    bootstrapEvidence.addAll(o.bootstrapEvidence, off);
     if (o.ringsGdr >= 0) {
       ringsGdr = ringsGdr < 0 ? o.ringsGdr : Math.min(ringsGdr, o.ringsGdr);
     }
-    ringsGdrEvidence.addAll(o.ringsGdrEvidence, off);
   }
 }

@@ -13,6 +13,7 @@ final class ProcessTable {
   private long[] pids = new long[64];
   private ProcessState[] states = new ProcessState[64];
   private final List<ProcessState> inOrder = new ArrayList<>();
+  private final java.util.Map<String, HostEvidence> hostEvidence = new java.util.LinkedHashMap<>();
   private static final byte[] NO_HOST = new byte[0];
 
   ProcessState get(byte[] b, int hs, int he, long pid, boolean glued) {
@@ -26,8 +27,8 @@ final class ProcessTable {
       i = (i + 1) & mask;
     }
     byte[] host = hs < 0 ? NO_HOST : java.util.Arrays.copyOfRange(b, hs, he);
-    ProcessState s =
-        new ProcessState(hs < 0 ? null : new String(host, StandardCharsets.UTF_8), pid, glued);
+    String name = hs < 0 ? null : new String(host, StandardCharsets.UTF_8);
+    ProcessState s = new ProcessState(name, pid, glued, evidence(name));
     hosts[i] = host;
     pids[i] = pid;
     states[i] = s;
@@ -36,6 +37,15 @@ final class ProcessTable {
       grow();
     }
     return s;
+  }
+
+  /** The evidence lists of a host (null: lines without a host prefix). */
+  HostEvidence evidence(String host) {
+    return hostEvidence.computeIfAbsent(host == null ? "" : host, k -> new HostEvidence());
+  }
+
+  java.util.Map<String, HostEvidence> hosts() {
+    return hostEvidence;
   }
 
   List<ProcessState> all() {

@@ -72,6 +72,8 @@ final class RareMessages {
 
   private final LogAccumulator acc;
   private final EvidenceSlot slot;
+  private String lastHcaText;
+  private List<Hca> lastHcas;
 
   RareMessages(LogAccumulator acc, EvidenceSlot slot) {
     this.acc = acc;
@@ -162,12 +164,16 @@ final class RareMessages {
       p.ibLogged = true;
     }
     if (msg.contains("No device found")) {
+      p.ibNoDeviceSeen = true;
       slot.record(p.ibNoDevice);
       return true;
     }
     Matcher m = IB_USING.matcher(msg);
     if (m.find()) {
-      List<Hca> hcas = hcas(m.group(1));
+      // every process of a node prints the same list: parse it once, share the result
+      List<Hca> hcas = m.group(1).equals(lastHcaText) ? lastHcas : hcas(m.group(1));
+      lastHcaText = m.group(1);
+      lastHcas = hcas;
       if (hcas.isEmpty()) {
         p.hcaListEmpty = true;
       } else if (p.hcas == null) {
@@ -251,7 +257,7 @@ final class RareMessages {
       out.add(entry(e));
     }
     out.sort(java.util.Comparator.comparingInt(Hca::index));
-    return out;
+    return List.copyOf(out);
   }
 
   private static Hca entry(Matcher e) {
