@@ -21,7 +21,7 @@ public final class MarkdownReport {
       int i = 1;
       for (Verdict.Answer a : v.path()) {
         String ev = a.evidence().isEmpty() ? (a.note() == null ? "" : "to decide: " + cell(a.note()))
-            : String.join("<br>", a.evidence().stream().map(e -> "`" + cell(e.location() + "  " + e.text()) + "`").toList());
+            : String.join("<br>", a.evidence().stream().map(e -> "`` " + cell(e.location() + "  " + e.text()) + " ``").toList());
         out.println("| " + i++ + " | " + cell(a.ask()) + " | **" + a.answer() + "** | " + ev + " |");
       }
     }
@@ -31,6 +31,7 @@ public final class MarkdownReport {
       int i = 1;
       for (Verdict.Candidate c : v.candidates()) {
         out.println(i++ + ". `" + c.layer() + "`: " + c.why());
+        codeBlock(out, c.evidence());
       }
     }
     if (v.fix() != null) {
@@ -40,7 +41,7 @@ public final class MarkdownReport {
     }
     if (v.probe() != null) {
       out.println();
-      out.println("### What would decide");
+      out.println("### What would decide between the candidates");
       out.println(v.probe());
     }
     if (!v.differs().isEmpty()) {
@@ -69,9 +70,10 @@ public final class MarkdownReport {
       out.println();
       out.println("### What the log shows");
       out.println("- NCCL: " + (l.ncclVersions().isEmpty() ? "version not logged" : String.join(", ", l.ncclVersions())));
-      out.println("- Ranks / nodes: " + l.ranks() + " / " + l.nodes());
-      out.println("- Transport: " + l.transport() + " (RDMA: " + l.rdma() + "), GPUDirect RDMA: " + l.gdr()
-          + " of " + l.netChannels().total() + " network channels");
+      out.println("- Ranks / nodes: " + orUnknown(l.ranks()) + " / " + orUnknown(l.nodes()));
+      out.println("- Network: " + orUnknown(l.transport()) + " (RDMA: " + orUnknown(l.rdma()) + ")");
+      out.println("- GPUDirect RDMA: " + (l.netChannels().total() == 0 ? "no network channels logged"
+          : l.gdr() + " of " + l.netChannels().total() + " network channels"));
       if (l.oob() != null) {
         out.println("- OOB: `" + l.oob().render() + "`");
       }
@@ -85,6 +87,10 @@ public final class MarkdownReport {
     out.println("  ```");
     ev.forEach(e -> out.println("  " + e.location() + "  " + e.text().replace("```", "'''")));
     out.println("  ```");
+  }
+
+  private static String orUnknown(Object o) {
+    return o == null ? "unknown" : String.valueOf(o);
   }
 
   private static String cell(String s) {

@@ -29,7 +29,9 @@ public final class TextReport {
       for (Verdict.Answer a : v.path()) {
         String answer = String.format(Locale.ROOT, "%-7s", a.answer());
         para(out, "  ", style.status(a.answer(), answer) + " " + a.ask(), 10);
-        evidence(out, a.evidence(), "          ");
+        if (!a.answer().equals("n/a")) {
+          evidence(out, a.evidence(), "          ");
+        }
         if (a.note() != null) {
           para(out, "          ", style.dim("To decide: " + a.note()));
         }
@@ -58,19 +60,21 @@ public final class TextReport {
         evidence(out, d.evidence(), "      ");
       }
     }
-    if (!v.findings().isEmpty()) {
-      section(out, "Findings");
-      for (Verdict.Finding f : v.findings()) {
+    List<Verdict.Finding> findings = v.findings().stream()
+        .filter(f -> v.candidates().stream().noneMatch(c -> c.rule().equals(f.rule()))).toList();
+    if (!findings.isEmpty()) {
+      section(out, "Other findings");
+      for (Verdict.Finding f : findings) {
         String sev = f.severity().equals("problem") ? style.red(f.severity()) : f.severity().equals("warn")
             ? style.yellow(f.severity()) : style.dim(f.severity());
-        para(out, "  ", "[" + sev + "] " + f.message() + style.dim(" (" + f.rule() + ", " + f.layer() + ")"), 4);
+        para(out, "  - ", "[" + sev + "] " + f.message() + style.dim(" (" + f.rule() + ", " + f.layer() + ")"), 4);
         para(out, "      ", "fix: " + f.fix());
         evidence(out, f.evidence(), "      ");
       }
     }
     if (!v.advice().isEmpty()) {
       section(out, "Advice");
-      v.advice().forEach(a -> para(out, "  ", a, 4));
+      v.advice().forEach(a -> para(out, "  - ", a, 4));
     }
     if (r.log() != null) {
       logSummary(out, r.log());
@@ -81,11 +85,14 @@ public final class TextReport {
     section(out, "What the log shows");
     List<String> parts = new ArrayList<>();
     parts.add("NCCL " + (l.ncclVersions().isEmpty() ? "version not logged" : String.join(", ", l.ncclVersions())));
-    parts.add((l.ranks() == null ? "?" : l.ranks()) + " rank(s) on " + (l.nodes() == null ? "?" : l.nodes())
-        + " node(s)" + (l.nodesFrom() == null ? "" : " (from " + l.nodesFrom() + ")"));
-    parts.add("transport " + (l.transport() == null ? "unknown" : l.transport())
+    parts.add((l.ranks() == null ? "? ranks" : l.ranks() + " ranks") + " on "
+        + (l.nodes() == null ? "an unknown number of nodes" : l.nodes() + " node(s)")
+        + (l.nodesFrom() == null ? "" : l.nodesFrom().equals("comm") ? " (NCCL's count)" : " (distinct hosts)"));
+    parts.add("network " + (l.transport() == null ? "unknown" : l.transport())
         + (l.rdma() == null ? "" : l.rdma() ? " (RDMA)" : " (not RDMA)"));
-    parts.add("GPUDirect RDMA " + l.gdr() + " of " + l.netChannels().total() + " network channel(s)");
+    long ch = l.netChannels().total();
+    parts.add(ch == 0 ? "no network channels logged"
+        : "GPUDirect RDMA on " + l.gdr() + " of " + ch + " network channels");
     para(out, "  ", String.join(" · ", parts));
     if (!l.hcas().isEmpty()) {
       List<String> h = new ArrayList<>();
@@ -122,9 +129,18 @@ public final class TextReport {
 
   private void evidence(PrintStream out, List<Evidence> ev, String indent) {
     for (Evidence e : ev) {
-      String line = indent + style.dim(e.location() + "  ") + e.text();
+      String line = indent + style.dim(e.location() + "  ") + shortText(e.text());
       out.println(clip(line, width + (line.length() - visible(line))));
     }
+  }
+
+  private static final java.util.regex.Pattern ENVELOPE = java.util.regex.Pattern.compile(
+      "(?:^|.*?[^A-Za-z0-9._-])([A-Za-z0-9._-]+):\\d+:\\d+ .*?(?:NCCL )?(?:INFO|WARN) (.*)$");
+
+  /** For people: "host: message" instead of the whole prefix; JSON keeps the line as read. */
+  static String shortText(String text) {
+    java.util.regex.Matcher m = ENVELOPE.matcher(text);
+    return m.matches() ? m.group(1) + ": " + m.group(2) : text;
   }
 
   private void para(PrintStream out, String indent, String text) {

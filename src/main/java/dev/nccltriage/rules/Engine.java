@@ -88,7 +88,6 @@ public final class Engine {
         }
       }
     }
-    List<Verdict.Candidate> ranked = dedupe(candidates);
     if (topProblemLint != null && (primary == null || !primary.logged)) {
       // a problem the log states outranks a "no" that only the question's fallbacks explain
       String lintId = topProblemLint.id();
@@ -99,6 +98,7 @@ public final class Engine {
       fix = render(topProblemLint.fix(), facts);
       probe = primary == null ? null : primary.probe;
     }
+    List<Verdict.Candidate> ranked = dedupe(candidates);
     if (!ranked.isEmpty()) {
       if (ranked.size() < 2) {
         probe = null;
@@ -134,10 +134,12 @@ public final class Engine {
     if (!mine.isEmpty()) {
       return new Failure(mine, fix, probe, true);
     }
+    List<Evidence> ev = evidence(q.no(), facts);
     for (Rule.Fallback f : q.fallback()) {
-      mine.add(new Verdict.Candidate(f.layer().id(), render(f.why(), facts), q.id(), evidence(q.no(), facts)));
+      // the evidence is the question's, shown once with the first candidate
+      mine.add(new Verdict.Candidate(f.layer().id(), render(f.why(), facts), q.id(), mine.isEmpty() ? ev : List.of()));
     }
-    return new Failure(mine, render(q.fallback().get(0).fix(), facts), render(q.decide(), facts), false);
+    return new Failure(mine, render(q.fallback().get(0).fix(), facts), render(q.probe(), facts), false);
   }
 
   /** What one rule says about the facts: fires/quiet, or yes/no/unknown/n/a for a question. */

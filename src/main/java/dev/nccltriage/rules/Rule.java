@@ -13,9 +13,13 @@ public sealed interface Rule {
 
   List<RuleCase> cases();
 
-  /** A question of the decision tree, asked in {@code level} order. */
+  /**
+   * A question of the decision tree, asked in {@code level} order. {@code decide} says what evidence
+   * would answer it when the answer is unknown; {@code probe}, what would pick between its fallback
+   * candidates when it is "no" and the log names no cause.
+   */
   record Question(String id, String origin, int level, String ask, Condition applies, Condition yes,
-      Condition no, String severity, boolean neededForHealthy, String fix, String decide,
+      Condition no, String severity, boolean neededForHealthy, String fix, String decide, String probe,
       List<Fallback> fallback, List<RuleCase> cases) implements Rule {}
 
   /** A layer that explains a "no" to one question, when its condition holds. */

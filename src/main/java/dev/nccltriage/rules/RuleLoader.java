@@ -97,8 +97,11 @@ public final class RuleLoader {
       }
     } catch (RuleException e) {
       throw new RuleFileException(file + ":" + e.line() + ": " + e.getMessage());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+      throw new RuleFileException(file + ":" + line + ": not valid YAML: " + e.getOriginalMessage().lines().findFirst().orElse(""));
     } catch (IOException e) {
-      throw new RuleFileException(file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+      throw new RuleFileException(file + ": " + e.getMessage());
     }
   }
 
@@ -127,7 +130,7 @@ public final class RuleLoader {
 
   private static Rule question(YamlNode n, String origin) {
     Map<String, YamlNode> m = fields(n, Set.of("id", "level", "ask", "yes", "no", "severity", "fix", "decide", "fallback"),
-        Set.of("applies", "neededForHealthy", "cases"));
+        Set.of("applies", "neededForHealthy", "probe", "cases"));
     List<Rule.Fallback> fallback = new ArrayList<>();
     for (YamlNode f : m.get("fallback").list("'fallback'")) {
       Map<String, YamlNode> fm = fields(f, Set.of("layer", "why", "fix"), Set.of());
@@ -140,7 +143,7 @@ public final class RuleLoader {
         m.containsKey("applies") ? Condition.parse(m.get("applies")) : null,
         Condition.parse(m.get("yes")), Condition.parse(m.get("no")), severity(m.get("severity")),
         m.containsKey("neededForHealthy") && Boolean.TRUE.equals(m.get("neededForHealthy").value()),
-        text(m.get("fix")), text(m.get("decide")), fallback,
+        text(m.get("fix")), text(m.get("decide")), m.containsKey("probe") ? text(m.get("probe")) : null, fallback,
         cases(m.get("cases"), Set.of("yes", "no", "unknown", "n/a")));
   }
 

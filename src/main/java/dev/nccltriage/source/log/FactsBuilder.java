@@ -166,7 +166,7 @@ final class FactsBuilder {
     evidence.put("versions", cap(versionEv));
     evidence.put("dmabuf", acc.dmabuf.items());
 
-    return new LogFacts(inputs, acc.ncclLines, List.copyOf(new TreeSet<>(acc.versions.keySet())), ranks,
+    return new LogFacts(inputs, acc.ncclLines, versions(acc.versions.keySet()), ranks,
         (int) procs.stream().filter(p -> p.host != null).count(), nodes, nodesFrom,
         nodes == null ? null : nodes == 1, localGpus, transport, rdma, transportNodes,
         hcas, hcaPorts, minPorts == Integer.MAX_VALUE ? null : minPorts, ro, List.copyOf(linkLayers),
@@ -175,6 +175,13 @@ final class FactsBuilder {
         List.copyOf(acc.pluginsLoaded.keySet()), procs.stream().anyMatch(p -> p.ibNoDeviceSeen),
         procs.stream().anyMatch(p -> p.ibLogged),
         nodeDetails, new Differences(nodeDetails, procs).find(), evidence);
+  }
+
+  /** Distinct versions; "2.18.3" is dropped when "2.18.3+cuda12.2" says the same and more. */
+  private static List<String> versions(Set<String> seen) {
+    TreeSet<String> out = new TreeSet<>(seen);
+    out.removeIf(v -> !v.contains("+") && seen.stream().anyMatch(w -> w.startsWith(v + "+")));
+    return List.copyOf(out);
   }
 
   /** A transport for the process: what its channels used, else what "Using network" said. */

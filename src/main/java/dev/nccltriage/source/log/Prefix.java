@@ -72,8 +72,9 @@ final class Prefix {
     start = hs;
   }
 
+  /** Host names are letters, digits, '.', '-' and '_'; anything else ends one (reading backwards). */
   private static boolean isHostDelimiter(byte c) {
-    return c == ' ' || c == '\t' || c == ':' || c == '[' || c == ']';
+    return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_');
   }
 
   private static int digitsBack(byte[] b, int s, int i) {
