@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -130,11 +129,6 @@ class HostileInputTest {
   }
 
   @Test
-  @Disabled("bug: a line of 3 x maxLine bytes (196608) followed by its newline is handed over whole and not counted"
-      + " (truncatedLines 0, expected 1 per LineReader's contract 'a line longer than maxLine is handed over"
-      + " truncated'); through a pipe that returns 64 KiB per read the same bytes give truncatedLines 1, so the"
-      + " count depends on read sizes (LineReader looks for the newline in the whole 1 MiB buffer before"
-      + " checking maxLine)")
   void lineLongerThanMaxLineIsCountedTruncatedWhateverTheReadSize() throws Exception {
     byte[] bytes = overlongLineLog();
     assertThat(readStdin(bytes).inputs().get(0).truncatedLines()).isEqualTo(1);
@@ -310,9 +304,6 @@ class HostileInputTest {
   }
 
   @Test
-  @Disabled("bug: with a stream that returns few bytes per read (a pipe), a line of exactly maxLine bytes is"
-      + " counted as truncated (truncatedLines 1, expected 0 as with one big read): LineReader hands the line over"
-      + " truncated as soon as maxLine bytes are pending without a newline, before reading the newline that follows")
   void lineOfExactlyMaxLineIsNotTruncatedWhateverTheReadSize() throws Exception {
     int maxLine = 64;
     byte[] line = ("a:1:1 [0] NCCL INFO Using network IB" + " ".repeat(64)).substring(0, maxLine)

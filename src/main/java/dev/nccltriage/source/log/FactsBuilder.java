@@ -92,9 +92,9 @@ final class FactsBuilder {
         continue;
       }
       ro |= p.relaxedOrdering;
-      int ports = 0;
+      Set<String> mine = new java.util.HashSet<>();
       for (Hca h : list) {
-        ports += h.ports().size();
+        h.ports().forEach(x -> mine.add(x.name() + ":" + x.port()));
         boolean added = false;
         for (Hca port : h.ports()) {
           added |= seenPorts.add(port.name() + ":" + port.port());
@@ -103,7 +103,7 @@ final class FactsBuilder {
           hcas.add(h);
         }
       }
-      minPorts = Math.min(minPorts, ports);
+      minPorts = Math.min(minPorts, mine.size());
     }
     Integer hcaPorts = seenPorts.isEmpty() ? null : seenPorts.size();
     Set<String> linkLayers = new TreeSet<>();
@@ -223,7 +223,7 @@ final class FactsBuilder {
       localRanks = Math.max(localRanks, p.localRanks);
       List<Hca> list = p.hcas != null ? p.hcas : p.perLineHcas.isEmpty() ? null : p.perLineHcas;
       if (list != null) {
-        int n = list.stream().mapToInt(h -> h.ports().size()).sum();
+        int n = (int) list.stream().flatMap(h -> h.ports().stream()).map(x -> x.name() + ":" + x.port()).distinct().count();
         ports = ports == null ? n : Math.min(ports, n);
       }
       if (oob == null && p.oob != null) {

@@ -2,7 +2,6 @@ package dev.nccltriage.source.log;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
 
 /**
  * Splits a byte stream into lines with bounded memory: a line longer than {@code maxLine} is
@@ -32,7 +31,9 @@ final class LineReader {
     boolean skipping = false; // inside the tail of an over-long line
     boolean eof = false;
     while (true) {
-      int nl = pos < len ? indexOfNewline(buf, pos, len) : -1;
+      // a line longer than maxLine is cut whatever the read sizes: look no further than that
+      int scanTo = Math.min(len, pos + maxLine + 1);
+      int nl = pos < scanTo ? indexOfNewline(buf, pos, scanTo) : -1;
       if (nl >= 0) {
         if (!skipping) {
           if (consumed + pos >= limit) {
@@ -45,14 +46,24 @@ final class LineReader {
         pos = nl + 1;
         continue;
       }
-      if (!skipping && len - pos >= maxLine) {
+      if (!skipping && len - pos > maxLine) {
         if (consumed + pos >= limit) {
           return lineNo;
         }
         sink.line(buf, pos, pos + maxLine, ++lineNo, true, true);
         skipping = true;
+        pos += maxLine;
+        continue;
       }
       if (skipping) {
+        // drop the rest of an over-long line up to the next newline
+        int next = indexOfNewline(buf, pos, len);
+        if (next >= 0) {
+          pos = next + 1;
+          skipping = false;
+          escapeSeen = false;
+          continue;
+        }
         consumed += len;
         pos = 0;
         len = 0;
@@ -68,9 +79,6 @@ final class LineReader {
         consumed += pos;
         len -= pos;
         pos = 0;
-      }
-      if (len == buf.length) {
-        buf = Arrays.copyOf(buf, buf.length * 2); // cannot happen: maxLine bounds a pending line
       }
       int n = in.read(buf, len, Math.min(buf.length - len, CHUNK));
       if (n < 0) {

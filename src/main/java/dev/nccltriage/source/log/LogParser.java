@@ -89,7 +89,10 @@ final class LogParser implements LineSink {
     // before 2.3 there is no NCCL token: "host:pid:tid [dev] INFO message"
     for (int br = Bytes.indexOfByte(b, s, e, (byte) ']'); br >= 0; br = Bytes.indexOfByte(b, br + 1, e, (byte) ']')) {
       if (startsWith(b, br, e, OLD_INFO) || startsWith(b, br, e, OLD_WARN)) {
-        return record(b, s, br + 2, br + 7, e, glued);
+        prefix.parse(b, s, br + 2);
+        if (prefix.hostStart >= 0) { // "host:pid:tid [dev] INFO", not any logger's "] INFO "
+          return record(b, s, br + 2, br + 7, e, glued);
+        }
       }
     }
     // A prefix the user stripped along with "NCCL INFO": try the message families directly.

@@ -72,9 +72,12 @@ final class Prefix {
     start = hs;
   }
 
-  /** Host names are letters, digits, '.', '-' and '_'; anything else ends one (reading backwards). */
+  /**
+   * NCCL prints the host name up to its first '.', so it is letters, digits, '-' and '_'; anything
+   * else ends one (reading backwards).
+   */
   private static boolean isHostDelimiter(byte c) {
-    return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_');
+    return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_');
   }
 
   private static int digitsBack(byte[] b, int s, int i) {

@@ -107,8 +107,13 @@ final class ProcessState {
         perLineHcas.add(h);
       }
     }
+    perLineHcas.sort(java.util.Comparator.comparingInt(Hca::index));
     if (socketIfaces == null) {
       socketIfaces = o.socketIfaces;
+    } else if (o.socketIfaces != null && socketIfaces != o.socketIfaces) {
+      List<Iface> union = new ArrayList<>(socketIfaces);
+      o.socketIfaces.stream().filter(f -> !union.contains(f)).forEach(union::add);
+      socketIfaces = union;
     }
     if (bootstrap == null) {
       bootstrap = o.bootstrap;

@@ -36,7 +36,7 @@ final class RareMessages {
   private static final Pattern GDR_NIC =
       Pattern.compile("^NET/.+? : GPU Direct RDMA (Enabled|Disabled) for HCA \\d+ '[^']*'$");
   private static final Pattern GDR_DISTANCE =
-      Pattern.compile("GPU Direct RDMA (Enabled|Disabled) for .*?\\(distance (\\d+) (<=|>=|>|<) (\\d+)");
+      Pattern.compile("GPU Direct RDMA (Enabled|Disabled) for .*?[(,] ?distance (\\d+) (<=|>=|>|<) (\\d+)");
   private static final Pattern GDR_PLUGIN =
       Pattern.compile("GPU Direct RDMA \\((?:nvidia-peermem|DMABUF)\\) enabled for HCA");
   private static final Pattern ENV =
@@ -49,7 +49,7 @@ final class RareMessages {
       Pattern.compile("^NET/IB ?: Unable to (?:open|query) (?:device|port|port_num) (\\S+)");
   private static final Pattern COMPLETION =
       Pattern.compile(
-          "Got completion (?:from peer (\\S+) )?with (?:error (\\d+)|status=(?:\\w+\\()?(\\d+)\\)?)");
+          "Got completion (?:from peer (\\S+) )?with (?:error (\\d+)|status=(?:[^()=]*\\()?(\\d+)\\)?)");
   private static final Pattern ASYNC =
       Pattern.compile("(?:Got async (?:error )?event|async fatal event|Got non-fatal async event)[^:]*: ?(.*)$");
   private static final Pattern GID =
@@ -66,7 +66,7 @@ final class RareMessages {
   private static final Pattern NO_SOCKET_IF =
       Pattern.compile("(?:NET/Socket ?: no interface found|no socket interface found|No usable listening interface found)");
   private static final Pattern PLUGIN_LOADED =
-      Pattern.compile("^(?:NET/Plugin ?: Loaded net plugin (\\S+)|Successfully loaded external (?:network )?plugin (\\S+)|P2P plugin (?:v\\d+ )?(\\S+))");
+      Pattern.compile("^(?:NET/Plugin ?: Loaded net plugin (.+?) \\(v\\d+\\)|Successfully loaded external (?:network )?plugin (\\S+)|P2P plugin (?:v\\d+ )?(\\S+))");
   private static final Pattern BACKTRACE =
       Pattern.compile("^(\\S+\\.(?:cc|cu|c|h|cpp)):\\d+ (?:\\([^)]*\\) )?-> (\\d+)");
 
@@ -114,7 +114,7 @@ final class RareMessages {
       return false;
     }
     int arrow = Bytes.indexOf(b, dot, Math.min(to, from + 80), BACKTRACE_ARROW);
-    return arrow > from && Bytes.isDigit(b[arrow - 1]);
+    return arrow > from && (Bytes.isDigit(b[arrow - 1]) || b[arrow - 1] == ')');
   }
 
   boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner) {
@@ -138,7 +138,9 @@ final class RareMessages {
       Matcher m = BOOTSTRAP.matcher(msg);
       ProcessState p = owner.p(proc);
       if (m.find()) {
-        p.bootstrap = iface(m.group(1));
+        if (p.bootstrap == null) {
+          p.bootstrap = iface(m.group(1));
+        }
         slot.record(p.bootstrapEvidence);
         return true;
       }
@@ -162,6 +164,11 @@ final class RareMessages {
   private boolean net(ProcessState p, String msg) {
     if (msg.startsWith("NET/IB")) {
       p.ibLogged = true;
+    }
+    Matcher pe = PLUGIN_ENV.matcher(msg);
+    if (pe.find()) {
+      env("NCCL_NET_PLUGIN", pe.group(1));
+      return true;
     }
     if (msg.contains("No device found")) {
       p.ibNoDeviceSeen = true;
@@ -196,7 +203,8 @@ final class RareMessages {
     if ((m = IB_PER_LINE.matcher(msg)).find()) {
       for (Hca h : hcas(" " + m.group(1))) {
         if (p.perLineHcas.stream().noneMatch(x -> x.name().equals(h.name()) && x.port() == h.port())) {
-          p.perLineHcas.add(new Hca(p.perLineHcas.size(), h.name(), h.port(), h.linkLayer(), null));
+          p.perLineHcas.add(h);
+          p.perLineHcas.sort(java.util.Comparator.comparingInt(Hca::index));
         }
       }
       slot.record(p.ibUsingEvidence);
