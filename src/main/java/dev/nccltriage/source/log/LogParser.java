@@ -65,15 +65,15 @@ final class LogParser implements LineSink {
     int n = lastPrefixLength;
     if (!glued && n > 0 && e - s > n + 10 && Bytes.equal(b, s, lastPrefix, n)
         && startsWith(b, s + n, e, NCCL_INFO)) {
-      // same thread as the line before: skip the search for the envelope
-      return record(b, s, s + n, s + n + NCCL_INFO.length, e, false);
+      // same thread as the line before: skip the search for the envelope and the prefix
+      return record(b, s, s + n, s + n + NCCL_INFO.length, e, false, lastProcess);
     }
     int at = indexOf(b, s, e, NCCL);
     while (at >= 0) {
       int lv = at + 5;
       if (startsWith(b, lv, e, INFO) || startsWith(b, lv, e, WARN)) {
         int msg = Math.min(e, lv + 5);
-        return record(b, s, at, msg, e, glued);
+        return record(b, s, at, msg, e, glued, null);
       }
       if (startsWith(b, lv, e, TRACE) || startsWith(b, lv, e, CALL)) {
         acc.ncclLines++;
@@ -91,7 +91,7 @@ final class LogParser implements LineSink {
       if (startsWith(b, br, e, OLD_INFO) || startsWith(b, br, e, OLD_WARN)) {
         prefix.parse(b, s, br + 2);
         if (prefix.hostStart >= 0) { // "host:pid:tid [dev] INFO", not any logger's "] INFO "
-          return record(b, s, br + 2, br + 7, e, glued);
+          return record(b, s, br + 2, br + 7, e, glued, null);
         }
       }
     }
@@ -111,9 +111,9 @@ final class LogParser implements LineSink {
    * An NCCL record whose level token starts at {@code lvl} and message at {@code msg}. A second
    * envelope inside the message means two lines were glued together: split there.
    */
-  private boolean record(byte[] b, int s, int lvl, int msg, int e, boolean glued) {
+  private boolean record(byte[] b, int s, int lvl, int msg, int e, boolean glued, ProcessState known) {
     acc.ncclLines++;
-    ProcessState proc = process(b, s, lvl, glued);
+    ProcessState proc = known != null ? known : process(b, s, lvl, glued);
     if (msg < e && (b[msg] == 'C' || b[msg] == 'R')) {
       // Channel lines are most of a large log: parse first, then look for a glued record only in
       // the tail the channel parser did not read.

@@ -165,9 +165,14 @@ final class RareMessages {
     if (msg.startsWith("NET/IB")) {
       p.ibLogged = true;
     }
-    Matcher pe = PLUGIN_ENV.matcher(msg);
-    if (pe.find()) {
-      env("NCCL_NET_PLUGIN", pe.group(1));
+    if (msg.startsWith("NET/Plugin")) {
+      // printed by every process: only a few shapes matter here
+      Matcher pe = PLUGIN_ENV.matcher(msg);
+      if (pe.find()) {
+        env("NCCL_NET_PLUGIN", pe.group(1));
+        return true;
+      }
+      pluginLines(p, msg);
       return true;
     }
     if (msg.contains("No device found")) {
@@ -380,6 +385,21 @@ final class RareMessages {
       return error(p, ErrorKind.SYSTEM_ERROR, "ncclResult " + m.group(2), null);
     }
     return msg.startsWith("NET/Plugin") || msg.startsWith("NET/IB") || msg.startsWith("NET/Socket");
+  }
+
+  private boolean pluginLines(ProcessState p, String msg) {
+    Matcher m = PLUGIN_LOAD_FAILED.matcher(msg);
+    if (m.find()) {
+      return m.group(2).contains("No such file") || m.group(2).contains("cannot open shared object")
+          || error(p, ErrorKind.NET_PLUGIN_LOAD, m.group(2), null);
+    }
+    m = PLUGIN_LOADED.matcher(msg);
+    if (m.find()) {
+      String name = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+      slot.record(acc.pluginsLoaded.computeIfAbsent(name, k -> new dev.nccltriage.evidence.EvidenceList()));
+      return true;
+    }
+    return false;
   }
 
   private boolean error(ProcessState p, ErrorKind kind, String detail, Integer status) {
