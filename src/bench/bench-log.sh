@@ -7,7 +7,7 @@
 #
 # Environment:
 #   BENCH_SIZE_MIB     log size in MiB (default 1024 -> bench-out/bench-1g.log, else bench-<N>m.log)
-#   NCCL_TRIAGE_CMD    command to run, before "log -o json FILE" (default: java -jar target/nccl-triage.jar)
+#   NCCL_TRIAGE_CMD    command to run, before "log -o json FILE" (default: dist/bin/nccl-triage)
 #   BENCH_RUNS         timed runs per command, the median is reported (default 3)
 #   BENCH_SEED         generator seed (default 1)
 #   BENCH_SOCKET_NODE  index of the node that falls back to sockets (default 77 -> node-077)
@@ -55,7 +55,8 @@ else
 or point NCCL_TRIAGE_CMD at another launcher"
   fi
   command -v java > /dev/null 2>&1 || die2 "java not found on PATH (needed for target/nccl-triage.jar)"
-  CMD=(java -jar target/nccl-triage.jar)
+  # the launcher users run: it sets the JVM flags of a short-lived CLI (see dist/bin/nccl-triage)
+  CMD=(dist/bin/nccl-triage)
 fi
 command -v python3 > /dev/null 2>&1 || die2 "python3 not found (needed for the generator and the JSON check)"
 

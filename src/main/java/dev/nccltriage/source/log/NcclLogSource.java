@@ -26,7 +26,7 @@ import java.util.zip.GZIPInputStream;
  * parts are merged in file order, so the result does not depend on the split.
  */
 public final class NcclLogSource {
-  private static final long DEFAULT_PARALLEL_MIN_BYTES = 32L << 20;
+  private static final long DEFAULT_PARALLEL_MIN_BYTES = 16L << 20;
 
   private final InputStream stdin;
   private final int threads;
@@ -105,8 +105,9 @@ public final class NcclLogSource {
   }
 
   private LogAccumulator readParallel(String name, Path path, long size) throws LogInputException {
-    int parts = (int) Math.min(threads, Math.max(1, size / parallelMinBytes));
-    ExecutorService pool = Executors.newFixedThreadPool(parts);
+    // more parts than threads, so a thread that finishes early takes another part
+    int parts = (int) Math.min(threads * 8L, Math.max(1, size / parallelMinBytes));
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, parts));
     try {
       List<Future<Chunk>> futures = new ArrayList<>();
       for (int i = 0; i < parts; i++) {
