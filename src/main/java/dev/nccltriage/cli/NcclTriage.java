@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
     versionProvider = NcclTriage.Version.class,
     description = "Finds why NCCL silently degraded (TCP sockets instead of RDMA, no GPUDirect RDMA, too few"
         + " HCAs, handshake on the overlay) and names the layer that owes the fix.",
-    subcommands = {LogCommand.class, RulesCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {LogCommand.class, CheckCommand.class, PreflightCommand.class, CaptureCommand.class,
+      RulesCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:healthy (nothing at or above the --fail-on threshold)",
@@ -28,7 +29,7 @@ public final class NcclTriage implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (log, rules)");
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (log, check, preflight, capture, rules)");
   }
 
   /** Runs the tool in-process and returns the exit code; tests call this. */

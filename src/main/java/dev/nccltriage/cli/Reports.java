@@ -20,6 +20,15 @@ final class Reports {
     ctx.out().flush();
   }
 
+  static int exitCode(Report r, FailOn failOn) {
+    int code = exitCode(r.verdict(), failOn);
+    if (code == ExitCode.HEALTHY.code() && failOn == FailOn.warn && r.ladder() != null
+        && r.ladder().stream().anyMatch(s -> s.status().equals("warn") || s.status().equals("fail"))) {
+      return ExitCode.PROBLEM.code();
+    }
+    return code;
+  }
+
   static int exitCode(Verdict v, FailOn failOn) {
     switch (v.status()) {
       case "problem":

@@ -21,6 +21,13 @@ public final class JsonReport {
     out.flush();
   }
 
+  /** One line: the initContainer's log shows it whole. */
+  public void writeCompact(Report report, OutputStream out) throws IOException {
+    mapper.copy().disable(SerializationFeature.INDENT_OUTPUT).writeValue(new NonClosing(out), report);
+    out.write('\n');
+    out.flush();
+  }
+
   public String toString(Report report) throws IOException {
     return mapper.writeValueAsString(report) + "\n";
   }

@@ -2,6 +2,7 @@ package dev.nccltriage.report;
 
 import dev.nccltriage.evidence.Evidence;
 import dev.nccltriage.facts.Difference;
+import dev.nccltriage.rules.LadderStep;
 import dev.nccltriage.rules.Verdict;
 import java.io.PrintStream;
 import java.util.List;
@@ -14,6 +15,14 @@ public final class MarkdownReport {
         + (v.layer().equals("none") ? "" : " — layer `" + v.layer() + "`"));
     out.println();
     out.println(v.summary());
+    if (r.ladder() != null && !r.ladder().isEmpty()) {
+      out.println();
+      out.println("| Step | Status | Observed |");
+      out.println("|---|---|---|");
+      for (LadderStep st : r.ladder()) {
+        out.println("| " + st.step() + ". " + cell(st.name()) + " | **" + st.status() + "** | " + cell(st.observed()) + " |");
+      }
+    }
     if (!v.path().isEmpty()) {
       out.println();
       out.println("| # | Question | Answer | Evidence |");

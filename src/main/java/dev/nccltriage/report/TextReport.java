@@ -3,6 +3,7 @@ package dev.nccltriage.report;
 import dev.nccltriage.evidence.Evidence;
 import dev.nccltriage.facts.Difference;
 import dev.nccltriage.facts.Hca;
+import dev.nccltriage.rules.LadderStep;
 import dev.nccltriage.rules.Verdict;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -24,6 +25,22 @@ public final class TextReport {
     String head = v.status().toUpperCase(Locale.ROOT) + (v.layer().equals("none") ? "" : "  layer: " + v.layer());
     out.println(style.bold("nccl-triage " + r.command() + ": ") + style.bold(style.status(v.status(), head)));
     para(out, "  ", v.summary());
+    if (r.ladder() != null && !r.ladder().isEmpty()) {
+      section(out, "Ladder (what this container shows)");
+      for (LadderStep st : r.ladder()) {
+        String status = String.format(Locale.ROOT, "%-5s", st.status());
+        String colored = switch (st.status()) {
+          case "pass" -> style.green(status);
+          case "fail", "error" -> style.red(status);
+          case "warn" -> style.yellow(status);
+          default -> style.dim(status);
+        };
+        para(out, "  ", st.step() + ". " + colored + " " + style.bold(st.name()) + ": " + st.observed(), 11);
+        if (!st.status().equals("pass") && !st.status().equals("skip")) {
+          evidence(out, st.evidence(), "           ");
+        }
+      }
+    }
     if (!v.path().isEmpty()) {
       section(out, "Decision tree");
       for (Verdict.Answer a : v.path()) {

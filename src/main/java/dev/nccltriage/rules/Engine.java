@@ -142,10 +142,47 @@ public final class Engine {
     return new Failure(mine, render(q.fallback().get(0).fix(), facts), render(q.probe(), facts), false);
   }
 
-  /** What one rule says about the facts: fires/quiet, or yes/no/unknown/n/a for a question. */
+  /** The ladder: one status per step rule, in step order. */
+  public List<LadderStep> steps(FactSet facts) {
+    List<LadderStep> out = new ArrayList<>();
+    for (Rule.Step s : rules.steps()) {
+      String status = stepStatus(s, facts);
+      List<Evidence> ev = new ArrayList<>();
+      for (Condition c : new Condition[] {s.error(), s.fail(), s.warn(), s.pass()}) {
+        if (c != null) {
+          for (Evidence e : evidence(c, facts)) {
+            if (!ev.contains(e) && ev.size() < 6) {
+              ev.add(e);
+            }
+          }
+        }
+      }
+      String observed = status.equals("skip") && s.skipped() != null ? s.skipped() : s.observed();
+      out.add(new LadderStep(s.step(), s.id(), s.name(), status, render(observed, facts), ev));
+    }
+    return out;
+  }
+
+  static String stepStatus(Rule.Step s, FactSet facts) {
+    if (s.error() != null && s.error().eval(facts) == Tri.TRUE) {
+      return "error";
+    }
+    if (s.fail() != null && s.fail().eval(facts) == Tri.TRUE) {
+      return "fail";
+    }
+    if (s.warn() != null && s.warn().eval(facts) == Tri.TRUE) {
+      return "warn";
+    }
+    return s.pass().eval(facts) == Tri.TRUE ? "pass" : "skip";
+  }
+
+  /** What one rule says about the facts: fires/quiet, yes/no/unknown/n/a, or a step status. */
   public static String outcome(Rule rule, FactSet facts) {
     if (rule instanceof Rule.Question q) {
       return answer(q, facts);
+    }
+    if (rule instanceof Rule.Step s) {
+      return stepStatus(s, facts);
     }
     Condition when = rule instanceof Rule.Cause c ? c.when()
         : rule instanceof Rule.Lint l ? l.when() : ((Rule.Gate) rule).when();
@@ -220,7 +257,7 @@ public final class Engine {
       return d == Math.rint(d) ? String.valueOf(d.longValue()) : String.format(Locale.ROOT, "%.2f", d);
     }
     if (v instanceof List<?> l) {
-      return String.join(", ", l.stream().map(String::valueOf).toList());
+      return l.isEmpty() ? "none" : String.join(", ", l.stream().map(String::valueOf).toList());
     }
     return String.valueOf(v);
   }

@@ -34,6 +34,13 @@ public sealed interface Rule {
   record Gate(String id, String origin, String status, Condition when, String message, String advice,
       List<RuleCase> cases) implements Rule {}
 
+  /**
+   * One rung of the in-Pod ladder: its status is error, fail, warn or pass by the first condition
+   * that holds, else skip; {@code observed} says what was seen, from the facts.
+   */
+  record Step(String id, String origin, int step, String name, Condition error, Condition fail, Condition warn,
+      Condition pass, String observed, String skipped, List<RuleCase> cases) implements Rule {}
+
   /** A candidate layer a question names when no cause rule explains its "no". */
   record Fallback(Layer layer, String why, String fix) {}
 }

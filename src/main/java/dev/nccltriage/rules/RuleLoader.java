@@ -89,8 +89,9 @@ public final class RuleLoader {
             case "causes" -> cause(n, origin);
             case "lints" -> lint(n, origin);
             case "gates" -> gate(n, origin);
+            case "steps" -> step(n, origin);
             default -> throw new RuleException(e.getValue().line(),
-                "unknown section '" + e.getKey() + "' (questions, causes, lints, gates)");
+                "unknown section '" + e.getKey() + "' (questions, causes, lints, gates, steps)");
           };
           set.add(r, n.line());
         }
@@ -173,6 +174,22 @@ public final class RuleLoader {
     }
     return new Rule.Gate(id(m), origin, status, Condition.parse(m.get("when")), text(m.get("message")),
         text(m.get("advice")), cases(m.get("cases"), Set.of("fires", "quiet")));
+  }
+
+  private static Rule step(YamlNode n, String origin) {
+    Map<String, YamlNode> m = fields(n, Set.of("id", "step", "name", "pass", "observed"),
+        Set.of("error", "fail", "warn", "skipped", "cases"));
+    int number = (int) m.get("step").number("'step'");
+    if (number < 1 || number > 7) {
+      throw new RuleException(m.get("step").line(), "step must be 1..7 (the ladder of DESIGN.md)");
+    }
+    return new Rule.Step(id(m), origin, number, text(m.get("name")),
+        m.containsKey("error") ? Condition.parse(m.get("error")) : null,
+        m.containsKey("fail") ? Condition.parse(m.get("fail")) : null,
+        m.containsKey("warn") ? Condition.parse(m.get("warn")) : null,
+        Condition.parse(m.get("pass")), text(m.get("observed")),
+        m.containsKey("skipped") ? text(m.get("skipped")) : null,
+        cases(m.get("cases"), Set.of("pass", "warn", "fail", "error", "skip")));
   }
 
   private static String id(Map<String, YamlNode> m) {

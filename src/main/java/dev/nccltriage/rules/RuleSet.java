@@ -8,13 +8,14 @@ import java.util.Map;
 
 /** The registry of loaded rules: ids are unique, causes explain questions that exist. */
 public record RuleSet(List<Rule.Gate> gates, List<Rule.Question> questions, List<Rule.Cause> causes,
-    List<Rule.Lint> lints) {
+    List<Rule.Lint> lints, List<Rule.Step> steps) {
 
   public List<Rule> all() {
     List<Rule> l = new ArrayList<>(gates);
     l.addAll(questions);
     l.addAll(causes);
     l.addAll(lints);
+    l.addAll(steps);
     return l;
   }
 
@@ -33,6 +34,7 @@ public record RuleSet(List<Rule.Gate> gates, List<Rule.Question> questions, List
       List<Rule.Question> questions = new ArrayList<>();
       List<Rule.Cause> causes = new ArrayList<>();
       List<Rule.Lint> lints = new ArrayList<>();
+      List<Rule.Step> steps = new ArrayList<>();
       for (Rule r : byId.values()) {
         if (r instanceof Rule.Gate g) {
           gates.add(g);
@@ -42,6 +44,8 @@ public record RuleSet(List<Rule.Gate> gates, List<Rule.Question> questions, List
           causes.add(c);
         } else if (r instanceof Rule.Lint l) {
           lints.add(l);
+        } else if (r instanceof Rule.Step st) {
+          steps.add(st);
         }
       }
       questions.sort(Comparator.comparingInt(Rule.Question::level));
@@ -58,7 +62,9 @@ public record RuleSet(List<Rule.Gate> gates, List<Rule.Question> questions, List
       }
       causes.sort(Comparator.comparingInt(Rule.Cause::weight).reversed());
       lints.sort(Comparator.comparingInt(Rule.Lint::weight).reversed());
-      return new RuleSet(List.copyOf(gates), List.copyOf(questions), List.copyOf(causes), List.copyOf(lints));
+      steps.sort(Comparator.comparingInt(Rule.Step::step));
+      return new RuleSet(List.copyOf(gates), List.copyOf(questions), List.copyOf(causes), List.copyOf(lints),
+          List.copyOf(steps));
     }
   }
 }

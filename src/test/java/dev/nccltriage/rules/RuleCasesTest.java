@@ -42,6 +42,7 @@ class RuleCasesTest {
     assertThat(set.questions()).extracting(Rule.Question::level).containsExactly(1, 2, 3, 4);
     assertThat(set.causes()).isNotEmpty();
     assertThat(set.lints()).isNotEmpty();
+    assertThat(set.steps()).extracting(Rule.Step::step).containsExactly(1, 2, 3, 4, 5, 6, 7);
     assertThat(set.all()).extracting(Rule::id).doesNotHaveDuplicates();
   }
 
@@ -85,6 +86,13 @@ class RuleCasesTest {
       }
       if (!expects.contains("no")) {
         out.add("no case expecting \"no\"");
+      }
+    } else if (rule instanceof Rule.Step) {
+      if (!expects.contains("pass")) {
+        out.add("no case expecting \"pass\"");
+      }
+      if (!expects.contains("fail") && !expects.contains("warn")) {
+        out.add("no case expecting \"fail\" or \"warn\"");
       }
     } else {
       if (!expects.contains("fires")) {

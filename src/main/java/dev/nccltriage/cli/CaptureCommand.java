@@ -1,0 +1,107 @@
+package dev.nccltriage.cli;
+
+import dev.nccltriage.host.BuiltinRunner;
+import dev.nccltriage.host.CaptureWriter;
+import dev.nccltriage.host.ExecRunner;
+import dev.nccltriage.host.HostRoot;
+import dev.nccltriage.host.RecordingRunner;
+import dev.nccltriage.host.Redactor;
+import dev.nccltriage.host.TarGz;
+import dev.nccltriage.facts.PodFacts;
+import dev.nccltriage.source.probe.LadderSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nccl-triage capture}: records everything the ladder reads, in the capture layout, so that
+ * {@code check --root DIR} or {@code check --capture FILE.tar.gz} replays it anywhere.
+ */
+@Command(name = "capture", mixinStandardHelpOptions = true,
+    description = "Records everything the ladder reads (files under /dev, /sys, /proc, command outputs, NCCL_*"
+        + " environment) into a folder or a .tar.gz that `check --root/--capture` replays with the same verdict.")
+final class CaptureCommand implements Callable<Integer> {
+  private final Context ctx;
+
+  @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE.tar.gz|DIR",
+      description = "Where to write: a .tar.gz/.tgz file, or a new (or empty) directory.")
+  Path output;
+
+  @Option(names = "--redact", description = "Replace IP and MAC addresses, host names, GUIDs and GIDs consistently.")
+  boolean redact;
+
+  @Option(names = "--pid", paramLabel = "PID", description = "Record /proc/PID (limits, status, environ) of the training process.")
+  Long pid;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", description = "Timeout for each external command (default ${DEFAULT-VALUE}).")
+  int timeout = 5;
+
+  @Option(names = "--debug", description = "Print stack traces of internal errors.")
+  boolean debug;
+
+  CaptureCommand(Context ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    Path out = ctx.cwd().resolve(output);
+    String name = out.getFileName().toString();
+    boolean archive = name.endsWith(".tar.gz") || name.endsWith(".tgz");
+    if (timeout < 1) {
+      throw new NcclTriage.UsageError("--timeout must be at least 1 second");
+    }
+    Path dir;
+    if (archive) {
+      if (Files.exists(out)) {
+        throw new NcclTriage.UsageError(output + ": already exists; choose a new file name");
+      }
+      dir = Files.createTempDirectory("nccl-triage-capture");
+    } else {
+      if (Files.exists(out) && (!Files.isDirectory(out) || !isEmpty(out))) {
+        throw new NcclTriage.UsageError(output + ": exists and is not an empty directory");
+      }
+      dir = Files.createDirectories(out);
+    }
+    try {
+      CaptureWriter writer = new CaptureWriter(dir);
+      HostRoot root = new HostRoot(Path.of("/"), writer);
+      RecordingRunner runner = new RecordingRunner(
+          new BuiltinRunner(new ExecRunner(Duration.ofSeconds(timeout), ctx.env(), 1 << 20)), dir);
+      PodFacts pod = new LadderSource(root, runner, ctx.env(), pid).probe();
+      root.read("/proc/sys/kernel/hostname"); // recorded, so --redact knows the Pod's name
+      writer.writeEnv(pod.env());
+      Map<String, String> meta = new LinkedHashMap<>();
+      meta.put("tool", "nccl-triage " + NcclTriage.version());
+      meta.put("captured", ctx.clock().instant().toString());
+      meta.put("envOf", pod.envOf());
+      writer.writeMeta(meta);
+      if (redact) {
+        new Redactor().redactTree(dir);
+      }
+      if (archive) {
+        TarGz.write(dir, out);
+      }
+    } finally {
+      if (archive) {
+        LadderRun.deleteTree(dir);
+      }
+    }
+    ctx.err().println("nccl-triage: capture written to " + output + (redact ? " (redacted)" : "")
+        + "; replay it with: nccl-triage check " + (archive ? "--capture " : "--root ") + output);
+    return ExitCode.HEALTHY.code();
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.findAny().isEmpty();
+    }
+  }
+}

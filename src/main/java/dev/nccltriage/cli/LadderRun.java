@@ -1,0 +1,107 @@
+package dev.nccltriage.cli;
+
+import dev.nccltriage.facts.Expectations;
+import dev.nccltriage.facts.FactSet;
+import dev.nccltriage.facts.LogFactSet;
+import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.facts.PodFactSet;
+import dev.nccltriage.facts.PodFacts;
+import dev.nccltriage.host.BuiltinRunner;
+import dev.nccltriage.host.CommandRunner;
+import dev.nccltriage.host.ExecRunner;
+import dev.nccltriage.host.HostRoot;
+import dev.nccltriage.host.ReplayRunner;
+import dev.nccltriage.host.TarGz;
+import dev.nccltriage.report.LogSection;
+import dev.nccltriage.report.Report;
+import dev.nccltriage.rules.Engine;
+import dev.nccltriage.rules.LadderStep;
+import dev.nccltriage.rules.RuleFileException;
+import dev.nccltriage.rules.RuleLoader;
+import dev.nccltriage.rules.RuleSet;
+import dev.nccltriage.rules.Verdict;
+import dev.nccltriage.source.log.LogInputException;
+import dev.nccltriage.source.log.NcclLogSource;
+import dev.nccltriage.source.probe.LadderSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Wires check and preflight: root and runner, probes, optional log, rules, one report. */
+final class LadderRun {
+  private LadderRun() {}
+
+  static Report run(String command, LadderOptions o, String log, Context ctx) {
+    Expectations expect = o.expectations(ctx);
+    RuleSet rules;
+    try {
+      rules = new RuleLoader().loadBuiltInAnd(o.rulesDir == null ? null : ctx.cwd().resolve(o.rulesDir));
+    } catch (RuleFileException e) {
+      throw new NcclTriage.UsageError(e.getMessage());
+    }
+    Path extracted = null;
+    try {
+      Path rootDir;
+      if (o.capture != null) {
+        if (o.root != null) {
+          throw new NcclTriage.UsageError("--root and --capture cannot be used together");
+        }
+        extracted = Files.createTempDirectory("nccl-triage-capture");
+        try {
+          TarGz.extract(ctx.cwd().resolve(o.capture), extracted);
+        } catch (IOException e) {
+          throw new NcclTriage.UsageError(o.capture + ": not a readable capture archive: " + e.getMessage());
+        }
+        rootDir = extracted;
+      } else if (o.root != null) {
+        rootDir = ctx.cwd().resolve(o.root);
+        if (!Files.isDirectory(rootDir)) {
+          throw new NcclTriage.UsageError(o.root + ": --root needs a directory (a capture folder, or /)");
+        }
+      } else {
+        rootDir = Path.of("/");
+      }
+      HostRoot root = new HostRoot(rootDir);
+      CommandRunner runner = root.live()
+          ? new BuiltinRunner(new ExecRunner(Duration.ofSeconds(o.timeout), ctx.env(), 1 << 20))
+          : new ReplayRunner(rootDir);
+      PodFacts pod = new LadderSource(root, runner, ctx.env(), o.pid).probe();
+      LogFacts logFacts = null;
+      if (log != null) {
+        try {
+          logFacts = new NcclLogSource(ctx.in(), Math.min(4, Runtime.getRuntime().availableProcessors()))
+              .read(List.of(log), ctx.cwd());
+        } catch (LogInputException e) {
+          throw new NcclTriage.UsageError(e.getMessage());
+        }
+      }
+      FactSet facts = logFacts != null ? LogFactSet.from(logFacts, expect.hcas()) : new FactSet();
+      facts.put("probe.log", logFacts != null ? "ok" : "skipped", List.of());
+      PodFactSet.add(facts, pod, expect, logFacts != null);
+      Engine engine = new Engine(rules);
+      List<LadderStep> steps = engine.steps(facts);
+      Verdict verdict = engine.evaluate(facts, logFacts == null ? List.of() : logFacts.differs());
+      return new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), command,
+          logFacts == null ? List.of() : logFacts.inputs(), steps, pod,
+          logFacts == null ? null : LogSection.of(logFacts), verdict);
+    } catch (IOException e) {
+      throw new NcclTriage.UsageError("cannot prepare the capture: " + e.getMessage());
+    } finally {
+      if (extracted != null) {
+        deleteTree(extracted);
+      }
+    }
+  }
+
+  static void deleteTree(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a temp dir left behind is harmless
+    }
+  }
+}

@@ -1,0 +1,165 @@
+package dev.nccltriage.facts;
+
+import dev.nccltriage.evidence.Evidence;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Adds what the container showed (and the site's expectations) to a fact set, under the pod.*,
+ * probe.*, expect.* and env.* names. Where the log gave no HCA count, the container's answers
+ * Q2's facts instead, so the tree can predict what NCCL will do.
+ */
+public final class PodFactSet {
+  private static final Pattern OVERLAY = Pattern.compile("^(lo|eth0|docker|veth|cni|flannel|cali|tunl|kube-|cilium|weave|vxlan|genev|lxc)");
+
+  private PodFactSet() {}
+
+  public static void add(FactSet s, PodFacts p, Expectations expect, boolean logGiven) {
+    Map<String, List<Evidence>> ev = p.evidence();
+    s.put("log.present", logGiven, List.of());
+    PodFacts.Devices d = p.devices();
+    s.put("probe.devices", d.status(), List.of());
+    s.put("pod.devInfiniband", d.present(), ev(ev, "pod.uverbs"));
+    s.put("pod.uverbs", (long) d.uverbs().size(), ev(ev, "pod.uverbs"));
+    long openable = d.opens().values().stream().filter("ok"::equals).count();
+    s.put("pod.uverbsOpenable", openable, ev(ev, "pod.uverbsOpenable", "pod.uverbs"));
+    s.put("pod.uverbsNames", List.copyOf(d.uverbsHca().values()), ev(ev, "pod.uverbsNames"));
+    s.put("pod.rdmaCm", d.rdmaCm(), ev(ev, "pod.uverbs"));
+
+    PodFacts.Hcas h = p.hcas();
+    s.put("probe.hcas", h.status().equals("ok") ? h.source() : h.status(), List.of());
+    List<Evidence> hcaEv = ev(ev, "pod.portsActive", "pod.hcas", "pod.hcasOnNode");
+    s.put("pod.hcas", (long) h.usable().size(), ev(ev, "pod.uverbsNames", "pod.hcas", "pod.hcasOnNode"));
+    s.put("pod.hcasOnNode", (long) h.onNode().size(), ev(ev, "pod.hcasOnNode"));
+    if (d.present() && !h.onNode().isEmpty()) {
+      s.put("pod.hcasNotAllocated", (long) Math.max(0, h.onNode().size() - h.usable().size()),
+          ev(ev, "pod.uverbsNames", "pod.hcasOnNode", "pod.uverbs"));
+    }
+    s.put("pod.hcaNames", h.usable(), ev(ev, "pod.uverbsNames"));
+    s.put("pod.ports", (long) h.ports().size(), hcaEv);
+    s.put("pod.portsActive", h.ports().stream().filter(x -> "ACTIVE".equals(x.state())).count(), hcaEv);
+    s.put("pod.linkLayers", h.ports().stream().map(PodFacts.Port::linkLayer).filter(x -> x != null).distinct().toList(), hcaEv);
+    h.ports().stream().filter(x -> "ACTIVE".equals(x.state()) && x.rateGbps() != null)
+        .mapToDouble(PodFacts.Port::rateGbps).min().ifPresent(r -> s.put("pod.minRateGbps", r, hcaEv));
+
+    PodFacts.Rdma r = p.rdma();
+    s.put("probe.rdma", r.status(), ev(ev, "probe.rdma"));
+    s.put("pod.rdmaNetns", r.netnsMode(), ev(ev, "pod.rdmaNetns"));
+    s.put("pod.rdmaNetdevs", r.netdevsHere(), ev(ev, "pod.rdmaNetdevs"));
+    s.put("pod.rdmaPortsNoNetdev", (long) r.rocePortsNoNetdev(), ev(ev, "pod.rdmaPortsNoNetdev", "pod.rdmaNetdevs"));
+
+    PodFacts.Interfaces ifs = p.interfaces();
+    s.put("probe.interfaces", ifs.status().equals("ok") ? ifs.source() : ifs.status(), List.of());
+    List<Evidence> ifEv = ev(ev, "pod.interfaces");
+    if (ifs.status().equals("ok") || ifs.status().equals("java")) {
+      List<String> names = ifs.interfaces().stream().map(PodFacts.Iface::name).toList();
+      List<String> secondary = new ArrayList<>();
+      for (PodFacts.Iface i : ifs.interfaces()) {
+        if (!OVERLAY.matcher(i.name()).find() && i.addresses().stream().anyMatch(PodFactSet::routable)) {
+          secondary.add(i.name());
+        }
+      }
+      s.put("pod.interfaces", names, ifEv);
+      s.put("pod.secondaryInterfaces", secondary, ifEv);
+      s.put("pod.secondaryCount", (long) secondary.size(), ifEv);
+      List<String> noAddr = r.netdevsHere().stream().filter(n -> ifs.interfaces().stream()
+          .noneMatch(i -> i.name().equals(n) && i.addresses().stream().anyMatch(PodFactSet::routable))).toList();
+      s.put("pod.rdmaNetdevsNoAddress", noAddr, ifEv);
+      String sock = p.env().get("NCCL_SOCKET_IFNAME");
+      if (sock != null && sock.length() > 1) {
+        s.put("pod.socketIfnameMatches", NcclNameFilter.parse(sock).selectsAny(names), concat(ifEv, ev(ev, "env.NCCL_SOCKET_IFNAME")));
+      }
+      if (expect.iface() != null) {
+        boolean present = ifs.interfaces().stream().anyMatch(i -> i.name().equals(expect.iface())
+            && i.addresses().stream().anyMatch(PodFactSet::routable));
+        s.put("pod.expectedIfacePresent", present, ifEv);
+      }
+    }
+
+    PodFacts.Memlock m = p.memlock();
+    s.put("probe.memlock", m.status(), List.of());
+    s.put("pod.memlockBytes", m.softBytes(), ev(ev, "pod.memlockBytes"));
+    s.put("pod.ipcLock", m.ipcLock(), ev(ev, "pod.ipcLock"));
+    if (expect.minMemlockBytes() != null && m.softBytes() != null) {
+      long need = expect.minMemlockBytes();
+      long have = m.softBytes();
+      long deficit = have == -1 ? 0 : need == -1 ? 1 : need - have;
+      s.put("pod.memlockDeficit", deficit, ev(ev, "pod.memlockBytes"));
+    }
+
+    PodFacts.GpuDirect g = p.gpudirect();
+    s.put("probe.gpudirect", g.status(), List.of());
+    s.put("pod.peermemLoaded", g.peermemLoaded(), ev(ev, "pod.peermemLoaded"));
+    s.put("pod.peermemRegistered", g.peermemRegistered(), ev(ev, "pod.peermemRegistered"));
+    s.put("pod.nvPeerMem", g.nvPeerMem(), ev(ev, "pod.peermemLoaded"));
+    Version kernel = g.kernel() == null ? null : Version.parse(g.kernel());
+    s.put("pod.kernel", kernel, ev(ev, "pod.kernel"));
+    s.put("pod.nvidiaModule", g.nvidiaModule(), ev(ev, "pod.nvidiaModule"));
+    if (kernel != null && g.nvidiaModule() != null) {
+      boolean possible = kernel.compareTo(new Version(5, 12, 0)) >= 0 && g.nvidiaModule().equals("open");
+      s.put("pod.dmabufPossible", possible, ev(ev, "pod.kernel", "pod.nvidiaModule"));
+    }
+    s.put("pod.gpus", g.gpus() == null ? null : (long) g.gpus(), ev(ev, "pod.gpus"));
+    s.put("pod.gpuNicWorst", g.gpuNicWorst(), ev(ev, "pod.gpuNicWorst"));
+
+    p.env().forEach((k, v) -> {
+      if (s.get("env." + k).isEmpty()) {
+        s.put("env." + k, v, ev(ev, "env." + k));
+      }
+    });
+    String ibHca = p.env().get("NCCL_IB_HCA");
+    if (ibHca != null && !h.usable().isEmpty()) {
+      s.put("pod.ibHcaMatches", NcclNameFilter.parse(ibHca).selectsAny(h.usable()),
+          concat(ev(ev, "env.NCCL_IB_HCA"), ev(ev, "pod.uverbsNames", "pod.hcasOnNode")));
+    }
+    // Q2 from the container when the log did not say
+    if (s.get("ib.hcaPortsMin").isEmpty() && d.present()) {
+      long ports = h.ports().isEmpty() ? h.usable().size() : h.ports().size();
+      s.put("ib.hcaPortsMin", ports, hcaEv);
+      s.put("ib.hcaNames", h.usable(), hcaEv);
+      if (expect.hcas() != null) {
+        s.put("ib.hcaDeficit", (long) (expect.hcas() - ports), hcaEv);
+      } else if (g.gpus() != null && g.gpus() > 0) {
+        s.put("ib.hcaPerGpu", ports / (double) g.gpus(), concat(hcaEv, ev(ev, "pod.gpus")));
+        s.put("job.localGpus", (long) g.gpus(), ev(ev, "pod.gpus"));
+      }
+    }
+    if (expect.hcas() != null && s.get("expect.hcas").isEmpty()) {
+      s.put("expect.hcas", (long) expect.hcas(), List.of());
+    }
+    if (expect.iface() != null) {
+      s.put("expect.iface", expect.iface(), List.of());
+    }
+    if (expect.gdr() != null) {
+      s.put("expect.gdr", expect.gdr(), List.of());
+    }
+    if (expect.minMemlockBytes() != null) {
+      s.put("expect.memlockBytes", expect.minMemlockBytes(), List.of());
+    }
+  }
+
+  /** An address other hosts could reach: not loopback, not IPv6 link-local. */
+  private static boolean routable(String addr) {
+    return !addr.startsWith("127.") && !addr.startsWith("::1") && !addr.toLowerCase().startsWith("fe80");
+  }
+
+  private static List<Evidence> ev(Map<String, List<Evidence>> m, String... keys) {
+    List<Evidence> out = new ArrayList<>();
+    for (String k : keys) {
+      for (Evidence e : m.getOrDefault(k, List.of())) {
+        if (out.size() < 4 && !out.contains(e)) {
+          out.add(e);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<Evidence> concat(List<Evidence> a, List<Evidence> b) {
+    List<Evidence> out = new ArrayList<>(a);
+    b.stream().filter(e -> !out.contains(e) && out.size() < 5).forEach(out::add);
+    return out;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.nccltriage.facts;
+
+import dev.nccltriage.evidence.Evidence;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the container showed on each rung of the ladder, with where each value was read. The probe
+ * statuses say how reading went ({@code ok}, a fallback's name, {@code missing}, {@code error},
+ * {@code timeout}, {@code skipped}); they never say whether the values are good.
+ */
+public record PodFacts(
+    Devices devices,
+    Hcas hcas,
+    Rdma rdma,
+    Interfaces interfaces,
+    Memlock memlock,
+    GpuDirect gpudirect,
+    Map<String, String> env,
+    String envOf,
+    Map<String, List<Evidence>> evidence) {
+
+  public record Devices(String status, boolean present, List<String> uverbs, Map<String, String> uverbsHca,
+      Map<String, String> opens, boolean rdmaCm, List<String> others) {}
+
+  public record Port(String hca, int port, String state, String physState, String linkLayer, Double rateGbps,
+      String netdev) {}
+
+  public record Hcas(String status, String source, List<String> usable, List<String> onNode, List<Port> ports) {}
+
+  public record Rdma(String status, String netnsMode, List<String> netdevsHere, int rocePortsNoNetdev) {}
+
+  public record Iface(String name, String linkType, String state, List<String> addresses) {}
+
+  public record Interfaces(String status, String source, List<Iface> interfaces) {}
+
+  public record Memlock(String status, String of, Long softBytes, Boolean ipcLock) {}
+
+  public record GpuDirect(String status, Boolean peermemLoaded, Boolean peermemRegistered, Boolean nvPeerMem,
+      String kernel, String nvidiaModule, String driverVersion, Integer gpus, String gpuNicWorst, String topoStatus) {}
+}

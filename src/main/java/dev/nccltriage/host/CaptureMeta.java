@@ -1,0 +1,77 @@
+package dev.nccltriage.host;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * {@code .nccl-triage/capture.properties}: read with {@link Properties}, written by hand as sorted
+ * {@code key=value} lines with no date comment (so two captures of the same facts are
+ * byte-identical) and with only the escapes {@link Properties#load} needs; colons in values stay
+ * bare, so a redactor sees addresses as they are.
+ */
+public final class CaptureMeta {
+  private CaptureMeta() {}
+
+  /** The entries, sorted; empty when the capture has no properties file. */
+  public static Map<String, String> read(Path captureDir) throws IOException {
+    Map<String, String> out = new TreeMap<>();
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(captureDir.resolve(CaptureLayout.META))) {
+      p.load(in);
+    } catch (NoSuchFileException e) {
+      return out;
+    }
+    p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
+    return out;
+  }
+
+  /** Adds (or replaces) entries, keeping the others; writes atomically. */
+  public static synchronized void merge(Path captureDir, Map<String, String> entries) throws IOException {
+    Map<String, String> all = read(captureDir);
+    entries.forEach((k, v) -> all.put(k, v == null ? "" : v));
+    StringBuilder sb = new StringBuilder();
+    all.forEach((k, v) -> sb.append(escape(k, true)).append('=').append(escape(v, false)).append('\n'));
+    Path file = captureDir.resolve(CaptureLayout.META);
+    Files.createDirectories(file.getParent());
+    Path tmp = Files.createTempFile(file.getParent(), ".capture", ".tmp");
+    try {
+      Files.writeString(tmp, sb, StandardCharsets.ISO_8859_1);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  static String escape(String s, boolean key) {
+    StringBuilder sb = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\\' -> sb.append("\\\\");
+        case '\t' -> sb.append("\\t");
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\f' -> sb.append("\\f");
+        case ' ' -> sb.append(key || i == 0 ? "\\ " : " ");
+        case '=', ':' -> sb.append(key ? "\\" : "").append(c);
+        case '#', '!' -> sb.append(key && i == 0 ? "\\" : "").append(c);
+        default -> {
+          if (c < 0x20 || c > 0x7e) {
+            sb.append(String.format("\\u%04x", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    return sb.toString();
+  }
+}

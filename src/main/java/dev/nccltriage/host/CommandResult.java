@@ -1,0 +1,24 @@
+package dev.nccltriage.host;
+
+import java.util.List;
+
+/**
+ * What running one external command gave. {@code status}: {@code ok} (exit 0), {@code failed}
+ * (another exit code), {@code timeout}, {@code missing} (not on PATH / not recorded), {@code error}
+ * (could not start). Output is capped; {@code truncated} says so.
+ */
+public record CommandResult(List<String> argv, String status, int exitCode, String stdout, String stderr,
+    long millis, boolean truncated) {
+
+  public boolean ok() {
+    return status.equals("ok");
+  }
+
+  public static CommandResult missing(List<String> argv) {
+    return new CommandResult(argv, "missing", -1, "", "", 0, false);
+  }
+
+  public String display() {
+    return String.join(" ", argv);
+  }
+}

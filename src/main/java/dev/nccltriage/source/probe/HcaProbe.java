@@ -1,0 +1,107 @@
+package dev.nccltriage.source.probe;
+
+import dev.nccltriage.facts.PodFacts;
+import dev.nccltriage.host.CommandResult;
+import dev.nccltriage.host.FileRead;
+import dev.nccltriage.host.HostRoot;
+import dev.nccltriage.source.probe.parse.IbvDevinfo;
+import dev.nccltriage.source.probe.parse.SysfsPort;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Step 2: the HCAs the container can use and their ports, from ibv_devinfo, or from
+ * /sys/class/infiniband when the tool is absent, fails or times out. sysfs lists every HCA of
+ * the node; the usable ones are those with a uverbs device in the container.
+ */
+final class HcaProbe {
+  private final HostRoot root;
+  private final EvidenceBook book;
+
+  HcaProbe(HostRoot root, EvidenceBook book) {
+    this.root = root;
+    this.book = book;
+  }
+
+  PodFacts.Hcas probe(PodFacts.Devices devices, CommandResult devinfo) {
+    List<String> onNode = root.list("/sys/class/infiniband");
+    if (!onNode.isEmpty()) {
+      book.add("pod.hcasOnNode", "/sys/class/infiniband", String.join(" ", onNode));
+    }
+    IbvDevinfo.Result parsed = devinfo.ok() || devinfo.status().equals("failed")
+        ? IbvDevinfo.parse(devinfo.stdout() + "\n" + devinfo.stderr()) : null;
+    Set<String> usable = new LinkedHashSet<>();
+    if (devices.present()) {
+      usable.addAll(devices.uverbsHca().values());
+      if (usable.isEmpty() && parsed != null) {
+        parsed.devices().forEach(d -> usable.add(d.name()));
+      }
+    }
+    String status;
+    List<PodFacts.Port> ports = new ArrayList<>();
+    if (parsed != null && !parsed.devices().isEmpty()) {
+      status = "ok";
+      for (IbvDevinfo.Device d : parsed.devices()) {
+        if (!devices.present() || !usable.isEmpty() && !usable.contains(d.name())) {
+          continue;
+        }
+        usable.add(d.name());
+        for (IbvDevinfo.Port p : d.ports()) {
+          ports.add(new PodFacts.Port(d.name(), p.port(), shortState(p.state()), p.physState(), p.linkLayer(),
+              rate(d.name(), p.port()), netdev(d.name())));
+          book.add("pod.portsActive", "ibv_devinfo", d.name() + " port " + p.port() + ": " + p.state()
+              + (p.linkLayer() == null ? "" : ", link_layer " + p.linkLayer()));
+        }
+      }
+    } else {
+      status = switch (devinfo.status()) {
+        case "timeout" -> "timeout";
+        case "missing" -> "sysfs";
+        default -> parsed != null && !parsed.messages().isEmpty() ? "ok" : "sysfs";
+      };
+      if (parsed != null && !parsed.messages().isEmpty()) {
+        book.add("pod.hcas", "ibv_devinfo", parsed.messages().get(0).text());
+      }
+      for (String hca : usable) {
+        for (String p : root.list("/sys/class/infiniband/" + hca + "/ports")) {
+          String base = "/sys/class/infiniband/" + hca + "/ports/" + p + "/";
+          FileRead state = root.read(base + "state");
+          FileRead phys = root.read(base + "phys_state");
+          FileRead ll = root.read(base + "link_layer");
+          SysfsPort.NumName st = state.ok() ? SysfsPort.parseState(state.text()) : null;
+          SysfsPort.NumName ph = phys.ok() ? SysfsPort.parsePhysState(phys.text()) : null;
+          int port;
+          try {
+            port = Integer.parseInt(p);
+          } catch (NumberFormatException e) {
+            continue;
+          }
+          ports.add(new PodFacts.Port(hca, port, st == null ? null : st.name(), ph == null ? null : ph.name(),
+              ll.ok() ? SysfsPort.parseLinkLayer(ll.text()) : null, rate(hca, port), netdev(hca)));
+          book.add("pod.portsActive", base + "state", hca + " port " + p + ": "
+              + (state.ok() ? state.text().strip() : state.status()));
+        }
+      }
+    }
+    return new PodFacts.Hcas(status, status.equals("ok") ? "ibv_devinfo" : "sysfs", List.copyOf(usable), onNode,
+        ports);
+  }
+
+  /** "PORT_ACTIVE" and sysfs "ACTIVE" both become ACTIVE. */
+  private static String shortState(String s) {
+    return s == null ? null : s.startsWith("PORT_") ? s.substring(5) : s;
+  }
+
+  private Double rate(String hca, int port) {
+    FileRead r = root.read("/sys/class/infiniband/" + hca + "/ports/" + port + "/rate");
+    SysfsPort.Rate rate = r.ok() ? SysfsPort.parseRate(r.text()) : null;
+    return rate == null ? null : rate.gbps();
+  }
+
+  private String netdev(String hca) {
+    List<String> net = root.list("/sys/class/infiniband/" + hca + "/device/net");
+    return net.isEmpty() ? null : net.get(0);
+  }
+}

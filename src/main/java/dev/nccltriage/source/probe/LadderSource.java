@@ -1,0 +1,84 @@
+package dev.nccltriage.source.probe;
+
+import dev.nccltriage.facts.PodFacts;
+import dev.nccltriage.host.BuiltinRunner;
+import dev.nccltriage.host.CommandResult;
+import dev.nccltriage.host.CommandRunner;
+import dev.nccltriage.host.HostRoot;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * Runs the ladder's probes against one root: the external commands start together (each bounded
+ * by the runner's timeout), the file reads run meanwhile, and the results meet in {@link PodFacts}.
+ * A probe that fails gives a status, never an exception.
+ */
+public final class LadderSource {
+  static final List<String> IBV_DEVINFO = List.of("ibv_devinfo");
+  static final List<String> RDMA_LINK_JSON = List.of("rdma", "-j", "link", "show");
+  static final List<String> RDMA_LINK = List.of("rdma", "link", "show");
+  static final List<String> RDMA_SYSTEM_JSON = List.of("rdma", "-j", "system", "show");
+  static final List<String> RDMA_SYSTEM = List.of("rdma", "system", "show");
+  static final List<String> IP_JSON = List.of("ip", "-j", "addr", "show");
+  static final List<String> IP = List.of("ip", "addr", "show");
+  static final List<String> TOPO = List.of("nvidia-smi", "topo", "-m");
+
+  private final HostRoot root;
+  private final CommandRunner runner;
+  private final Map<String, String> ownEnv;
+  private final Long pid;
+
+  public LadderSource(HostRoot root, CommandRunner runner, Map<String, String> ownEnv, Long pid) {
+    this.root = root;
+    this.runner = runner;
+    this.ownEnv = ownEnv;
+    this.pid = pid;
+  }
+
+  public PodFacts probe() {
+    ExecutorService pool = Executors.newFixedThreadPool(6, r -> {
+      Thread t = new Thread(r, "probe");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      CompletableFuture<CommandResult> devinfo = run(pool, IBV_DEVINFO);
+      CompletableFuture<CommandResult> linkJson = run(pool, RDMA_LINK_JSON);
+      CompletableFuture<CommandResult> sysJson = run(pool, RDMA_SYSTEM_JSON);
+      CompletableFuture<CommandResult> ipJson = run(pool, IP_JSON);
+      CompletableFuture<CommandResult> topo = run(pool, TOPO);
+      EvidenceBook book = new EvidenceBook();
+      PodFacts.Devices devices = new DeviceProbe(root, book).probe();
+      ProcessProbe process = new ProcessProbe(root, book, pid);
+      PodFacts.Memlock memlock = process.memlock();
+      Map<String, String> env = process.env(ownEnv, pid);
+      PodFacts.Hcas hcas = new HcaProbe(root, book).probe(devices, devinfo.join());
+      NetworkProbe net = new NetworkProbe(root, book);
+      PodFacts.Interfaces ifs = net.interfaces(ipJson.join(), fallback(IP, ipJson.join()),
+          () -> runner.run(BuiltinRunner.INTERFACES));
+      PodFacts.Rdma rdma = net.rdma(linkJson.join(), fallback(RDMA_LINK, linkJson.join()), sysJson.join(),
+          fallback(RDMA_SYSTEM, sysJson.join()), hcas, ifs);
+      PodFacts.GpuDirect gpu = new GpuDirectProbe(root, book).probe(topo.join(), hcas);
+      return new PodFacts(devices, hcas, rdma, ifs, memlock, gpu, env, pid == null ? "this process" : "pid " + pid,
+          book.snapshot());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private CompletableFuture<CommandResult> run(ExecutorService pool, List<String> argv) {
+    return CompletableFuture.supplyAsync(() -> runner.run(argv), pool);
+  }
+
+  /**
+   * The plain-text form, asked only when the JSON form is unusable (an old iproute2 rejects -j);
+   * a missing tool or a timeout would only repeat, so those answers stand.
+   */
+  private Supplier<CommandResult> fallback(List<String> argv, CommandResult json) {
+    return () -> json.status().equals("missing") || json.status().equals("timeout") ? json : runner.run(argv);
+  }
+}
