@@ -49,7 +49,7 @@ import java.util.regex.Pattern;
 public final class CaptureWriter implements ReadListener {
   private static final int MAX_HOPS = 40;
   private static final int MAX_PROBLEMS = 200;
-  private static final Pattern ENVIRON = Pattern.compile("/?proc/[^/]+/environ");
+  private static final Pattern ENVIRON = Pattern.compile("/*proc/.*/environ");
 
   private final Path capture;
   private final List<List<String>> self = new ArrayList<>();

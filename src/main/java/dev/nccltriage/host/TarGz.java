@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -24,8 +25,9 @@ import java.util.zip.GZIPOutputStream;
  * A capture folder as a {@code .tar.gz} support bundle, and back: POSIX ustar (regular files,
  * folders, symlinks), entries in a fixed order (byte order of names, a folder before its
  * contents), mtime 0, owner 0/0, modes 0644/0755/0777, so the same tree gives the same bytes.
- * Names up to 255 bytes use the ustar prefix field. Both directions stream; nothing holds the
- * archive in memory.
+ * Names up to 255 bytes use the ustar prefix field; longer names and link targets over 100 bytes
+ * (deep PCIe paths in sysfs links) get a pax extended header. Both directions stream; nothing
+ * holds the archive in memory.
  *
  * <p>Extraction treats the archive as hostile: absolute names, {@code ..} components, entries
  * that would be written through a symlink, and symlinks (or hard links) that resolve outside the
@@ -49,7 +51,7 @@ public final class TarGz {
     Path tmp = Files.createTempFile(tarGzFile.toAbsolutePath().getParent(), ".bundle", ".tmp");
     try {
       try (OutputStream out = Files.newOutputStream(tmp)) {
-        write(dir, out, tarGzFile.toAbsolutePath().normalize());
+        write(dir, out, Set.of(tarGzFile.toAbsolutePath().normalize(), tmp.toAbsolutePath().normalize()));
       }
       Files.move(tmp, tarGzFile, StandardCopyOption.REPLACE_EXISTING);
     } finally {
@@ -59,10 +61,10 @@ public final class TarGz {
 
   /** Writes the tree under {@code dir} to a stream (stdout for {@code kubectl exec ... > x.tgz}); does not close it. */
   public static void write(Path dir, OutputStream out) throws IOException {
-    write(dir, out, null);
+    write(dir, out, Set.of());
   }
 
-  private static void write(Path dir, OutputStream sink, Path skip) throws IOException {
+  private static void write(Path dir, OutputStream sink, Set<Path> skip) throws IOException {
     if (!Files.isDirectory(dir)) {
       throw new IOException("not a directory: " + dir);
     }
@@ -80,7 +82,7 @@ public final class TarGz {
     gz.flush();
   }
 
-  private static void writeDir(Path base, Path dir, Counting out, Path skip) throws IOException {
+  private static void writeDir(Path base, Path dir, Counting out, Set<Path> skip) throws IOException {
     List<Path> children = new ArrayList<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       ds.forEach(children::add);
@@ -88,22 +90,22 @@ public final class TarGz {
     children.sort((a, b) -> compareBytes(a.getFileName().toString(), b.getFileName().toString()));
     byte[] buf = new byte[1 << 16];
     for (Path p : children) {
-      if (p.equals(skip)) {
+      if (skip.contains(p)) {
         continue;
       }
       String name = base.relativize(p).toString().replace('\\', '/');
       if (Files.isSymbolicLink(p)) {
         String target = Files.readSymbolicLink(p).toString();
-        out.write(header(name, '2', 0, 0777, target));
+        entry(out, name, '2', 0, 0777, target);
       } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-        out.write(header(name + "/", '5', 0, 0755, ""));
+        entry(out, name + "/", '5', 0, 0755, "");
         writeDir(base, p, out, skip);
       } else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
         long size = Files.size(p);
         if (size > MAX_SIZE) {
           throw new IOException(name + ": too large for a ustar entry (" + size + " bytes)");
         }
-        out.write(header(name, '0', size, 0644, ""));
+        entry(out, name, '0', size, 0644, "");
         long written = 0;
         try (InputStream in = Files.newInputStream(p)) {
           int n;
@@ -126,25 +128,80 @@ public final class TarGz {
     return java.util.Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * One entry's header; a name that ustar cannot hold (over 255 bytes, or no '/' to split it at)
+   * or a link target over 100 bytes goes first into a pax extended header (POSIX.1-2001), with a
+   * shortened ustar name as the fallback for old readers.
+   */
+  private static void entry(OutputStream out, String name, char type, long size, int mode, String link)
+      throws IOException {
+    StringBuilder pax = new StringBuilder();
+    String n = name;
+    String l = link;
+    if (split(name.getBytes(StandardCharsets.UTF_8)) == null) {
+      pax.append(paxRecord("path", name));
+      n = fallback(name, 99);
+    }
+    if (link.getBytes(StandardCharsets.UTF_8).length > 100) {
+      pax.append(paxRecord("linkpath", link));
+      l = fallback(link, 100);
+    }
+    if (pax.length() > 0) {
+      byte[] data = pax.toString().getBytes(StandardCharsets.UTF_8);
+      String base = n.endsWith("/") ? n.substring(0, n.length() - 1) : n;
+      base = base.substring(base.lastIndexOf('/') + 1);
+      out.write(header(fallback("PaxHeaders/" + base, 100), 'x', data.length, 0644, ""));
+      out.write(data);
+      out.write(new byte[(BLOCK - data.length % BLOCK) % BLOCK]);
+    }
+    out.write(header(n, type, size, mode, l));
+  }
+
+  /** "LEN key=value\n", LEN counting its own digits. */
+  private static String paxRecord(String key, String value) {
+    int body = (" " + key + "=" + value + "\n").getBytes(StandardCharsets.UTF_8).length;
+    int len = body + 1;
+    while (String.valueOf(len).length() + body != len) {
+      len = String.valueOf(len).length() + body;
+    }
+    return len + " " + key + "=" + value + "\n";
+  }
+
+  /** The last {@code max} bytes of a name in printable ASCII, for readers that ignore pax. */
+  private static String fallback(String name, int max) {
+    StringBuilder sb = new StringBuilder();
+    for (char c : name.toCharArray()) {
+      sb.append(c >= 0x20 && c < 0x7f ? c : '_');
+    }
+    String s = sb.length() > max ? sb.substring(sb.length() - max) : sb.toString();
+    while (s.startsWith("/")) {
+      s = s.substring(1);
+    }
+    return s;
+  }
+
+  /** {prefix, name} for a ustar header, or null when the name cannot be split to fit. */
+  private static byte[][] split(byte[] n) {
+    if (n.length <= 100) {
+      return new byte[][] {new byte[0], n};
+    }
+    // split at a '/' so that the prefix has at most 155 bytes and the rest at most 100
+    for (int i = Math.min(n.length - 1, 155); i > 0; i--) {
+      if (n[i] == '/' && n.length - i - 1 <= 100 && n.length - i - 1 > 0) {
+        return new byte[][] {java.util.Arrays.copyOfRange(n, 0, i), java.util.Arrays.copyOfRange(n, i + 1, n.length)};
+      }
+    }
+    return null;
+  }
+
   static byte[] header(String name, char type, long size, int mode, String link) throws IOException {
     byte[] h = new byte[BLOCK];
-    byte[] n = name.getBytes(StandardCharsets.UTF_8);
-    byte[] prefix = new byte[0];
-    if (n.length > 100) {
-      // split at a '/' so that the prefix has at most 155 bytes and the rest at most 100
-      int cut = -1;
-      for (int i = Math.min(n.length - 1, 155); i > 0; i--) {
-        if (n[i] == '/' && n.length - i - 1 <= 100 && n.length - i - 1 > 0) {
-          cut = i;
-          break;
-        }
-      }
-      if (cut < 0) {
-        throw new IOException(name + ": name too long for ustar (" + n.length + " bytes; at most 255, split at a '/')");
-      }
-      prefix = java.util.Arrays.copyOfRange(n, 0, cut);
-      n = java.util.Arrays.copyOfRange(n, cut + 1, n.length);
+    byte[][] parts = split(name.getBytes(StandardCharsets.UTF_8));
+    if (parts == null) {
+      throw new IOException(name + ": name too long for a ustar header");
     }
+    byte[] prefix = parts[0];
+    byte[] n = parts[1];
     byte[] l = link.getBytes(StandardCharsets.UTF_8);
     if (l.length > 100) {
       throw new IOException(name + ": symlink target too long for ustar (" + l.length + " bytes; at most 100)");
@@ -279,7 +336,7 @@ public final class TarGz {
       long consumed = 0;
       if (comps.isEmpty()) {
         if (type != '5') {
-          throw new IOException("entry '" + name + "': refused, an empty name");
+          throw new IOException("entry '" + show(name) + "': refused, an empty name");
         }
       } else {
         String key = String.join("/", comps);
@@ -300,17 +357,17 @@ public final class TarGz {
           }
           case '2' -> {
             if (link.isEmpty()) {
-              throw new IOException("entry '" + name + "': refused, a symlink with no target");
+              throw new IOException("entry '" + show(name) + "': refused, a symlink with no target");
             }
             if (link.startsWith("/")) {
-              throw new IOException("entry '" + name + "': refused, symlink to an absolute path " + link);
+              throw new IOException("entry '" + show(name) + "': refused, symlink to an absolute path " + link);
             }
             if (link.indexOf('\0') >= 0) {
-              throw new IOException("entry '" + name + "': refused, a NUL in the symlink target");
+              throw new IOException("entry '" + show(name) + "': refused, a NUL in the symlink target");
             }
             ensureDirs(root, comps.subList(0, comps.size() - 1), name);
             if (lexicallyOutside(comps.subList(0, comps.size() - 1), link)) {
-              throw new IOException("entry '" + name + "': refused, symlink " + link + " points outside " + intoDir);
+              throw new IOException("entry '" + show(name) + "': refused, symlink " + link + " points outside " + intoDir);
             }
             links.put(key, new String[] {name, key, link});
           }
@@ -319,7 +376,7 @@ public final class TarGz {
             Path from = root.resolve(String.join("/", src));
             Path parent = ensureDirs(root, comps.subList(0, comps.size() - 1), name);
             if (!Files.isRegularFile(from, LinkOption.NOFOLLOW_LINKS) || throughLink(root, src)) {
-              throw new IOException("entry '" + name + "': refused, hard link to " + link
+              throw new IOException("entry '" + show(name) + "': refused, hard link to " + link
                   + " which is not a regular file extracted before it");
             }
             Path file = parent.resolve(comps.get(comps.size() - 1));
@@ -336,7 +393,7 @@ public final class TarGz {
             Files.write(file, new byte[0]);
             links.remove(key);
           }
-          default -> throw new IOException("entry '" + name + "': unsupported tar entry type '" + type + "'");
+          default -> throw new IOException("entry '" + show(name) + "': unsupported tar entry type '" + type + "'");
         }
       }
       if (consumed < size) {
@@ -349,7 +406,7 @@ public final class TarGz {
     for (String[] l : links.values()) {
       Path p = root.resolve(l[1]);
       if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-        throw new IOException("entry '" + l[0] + "': refused, a symlink where the archive has a directory");
+        throw new IOException("entry '" + show(l[0]) + "': refused, a symlink where the archive has a directory");
       }
       Files.deleteIfExists(p);
       Files.createSymbolicLink(p, Path.of(l[2]));
@@ -362,7 +419,7 @@ public final class TarGz {
         for (String[] m : links.values()) {
           Files.deleteIfExists(root.resolve(m[1]));
         }
-        throw new IOException("entry '" + l[0] + "': refused, symlink " + l[2] + " resolves outside " + intoDir
+        throw new IOException("entry '" + show(l[0]) + "': refused, symlink " + l[2] + " resolves outside " + intoDir
             + " through other links (all links removed)");
       }
     }
@@ -371,10 +428,10 @@ public final class TarGz {
   /** The name's components; refuses absolute names, "..", NUL and backslash-drive tricks. */
   private static List<String> safeName(String name) throws IOException {
     if (name.startsWith("/")) {
-      throw new IOException("entry '" + name + "': refused, an absolute name");
+      throw new IOException("entry '" + show(name) + "': refused, an absolute name");
     }
     if (name.indexOf('\0') >= 0) {
-      throw new IOException("entry '" + name + "': refused, a NUL in the name");
+      throw new IOException("entry '" + show(name) + "': refused, a NUL in the name");
     }
     List<String> out = new ArrayList<>();
     for (String part : name.split("/")) {
@@ -382,7 +439,7 @@ public final class TarGz {
         continue;
       }
       if (part.equals("..")) {
-        throw new IOException("entry '" + name + "': refused, a '..' component");
+        throw new IOException("entry '" + show(name) + "': refused, a '..' component");
       }
       out.add(part);
     }
@@ -397,7 +454,7 @@ public final class TarGz {
       }
       return c;
     } catch (IOException e) {
-      throw new IOException("entry '" + entry + "': refused, hard link to " + link + " outside the archive");
+      throw new IOException("entry '" + show(entry) + "': refused, hard link to " + link + " outside the archive");
     }
   }
 
@@ -407,13 +464,13 @@ public final class TarGz {
     for (String c : comps) {
       cur = cur.resolve(c);
       if (Files.isSymbolicLink(cur)) {
-        throw new IOException("entry '" + entry + "': refused, it would be written through the symlink "
+        throw new IOException("entry '" + show(entry) + "': refused, it would be written through the symlink "
             + root.relativize(cur));
       }
       if (!Files.exists(cur, LinkOption.NOFOLLOW_LINKS)) {
         Files.createDirectory(cur);
       } else if (!Files.isDirectory(cur, LinkOption.NOFOLLOW_LINKS)) {
-        throw new IOException("entry '" + entry + "': " + root.relativize(cur) + " is a file, not a directory");
+        throw new IOException("entry '" + show(entry) + "': " + root.relativize(cur) + " is a file, not a directory");
       }
     }
     return cur;
@@ -432,7 +489,7 @@ public final class TarGz {
 
   private static void prepareForFile(Path file, String entry) throws IOException {
     if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
-      throw new IOException("entry '" + entry + "': a directory of that name is already extracted");
+      throw new IOException("entry '" + show(entry) + "': a directory of that name is already extracted");
     }
     Files.deleteIfExists(file); // an earlier entry of the same name, or a symlink: never write through it
   }
@@ -497,7 +554,7 @@ public final class TarGz {
     while (left > 0) {
       int n = in.read(buf, 0, (int) Math.min(buf.length, left));
       if (n < 0) {
-        throw new IOException("entry '" + entry + "': truncated archive (" + left + " bytes missing)");
+        throw new IOException("entry '" + show(entry) + "': truncated archive (" + left + " bytes missing)");
       }
       out.write(buf, 0, n);
       left -= n;
@@ -507,7 +564,7 @@ public final class TarGz {
   private static byte[] readFully(InputStream in, int size, String entry) throws IOException {
     byte[] b = in.readNBytes(size);
     if (b.length < size) {
-      throw new IOException("entry '" + entry + "': truncated archive");
+      throw new IOException("entry '" + show(entry) + "': truncated archive");
     }
     return b;
   }
@@ -518,7 +575,7 @@ public final class TarGz {
       long s = in.skip(left);
       if (s <= 0) {
         if (in.read() < 0) {
-          throw new IOException("entry '" + entry + "': truncated archive");
+          throw new IOException("entry '" + show(entry) + "': truncated archive");
         }
         s = 1;
       }
@@ -531,7 +588,7 @@ public final class TarGz {
     if (pad > 0) {
       byte[] b = in.readNBytes((int) pad);
       if (b.length < pad) {
-        throw new IOException("entry '" + entry + "': truncated archive");
+        throw new IOException("entry '" + show(entry) + "': truncated archive");
       }
     }
   }
@@ -548,10 +605,10 @@ public final class TarGz {
       try {
         len = Integer.parseInt(new String(data, i, sp - i, StandardCharsets.US_ASCII));
       } catch (NumberFormatException e) {
-        throw new IOException("entry '" + entry + "': bad pax record");
+        throw new IOException("entry '" + show(entry) + "': bad pax record");
       }
       if (len <= sp - i || i + len > data.length) {
-        throw new IOException("entry '" + entry + "': bad pax record length");
+        throw new IOException("entry '" + show(entry) + "': bad pax record length");
       }
       String rec = new String(data, sp + 1, i + len - sp - 2, StandardCharsets.UTF_8);
       int eq = rec.indexOf('=');
@@ -575,9 +632,15 @@ public final class TarGz {
       unsigned += b & 0xff;
       signed += i >= 148 && i < 156 ? ' ' : h[i];
     }
-    long stored = parseNumber(h, 148, 8, name);
+    long stored;
+    try {
+      stored = parseNumber(h, 148, 8, name);
+    } catch (IOException e) {
+      stored = -1;
+    }
     if (stored != unsigned && stored != signed) {
-      throw new IOException("entry '" + name + "' at byte " + at + ": bad header checksum (not a tar archive?)");
+      throw new IOException("not a tar archive, or a damaged one: bad header checksum at byte " + at
+          + " (entry '" + show(name) + "')");
     }
   }
 
@@ -586,7 +649,7 @@ public final class TarGz {
       long v = h[off] & 0x7f;
       for (int i = off + 1; i < off + len; i++) {
         if (v > (Long.MAX_VALUE >> 8)) {
-          throw new IOException("entry '" + name + "': number out of range");
+          throw new IOException("entry '" + show(name) + "': number out of range");
         }
         v = (v << 8) | (h[i] & 0xff);
       }
@@ -603,7 +666,7 @@ public final class TarGz {
         continue;
       }
       if (b < '0' || b > '7') {
-        throw new IOException("entry '" + name + "': bad octal field in header");
+        throw new IOException("entry '" + show(name) + "': bad octal field in header");
       }
       v = v * 8 + (b - '0');
       any = true;
@@ -617,6 +680,16 @@ public final class TarGz {
       end++;
     }
     return new String(b, off, end - off, StandardCharsets.UTF_8);
+  }
+
+  /** An entry name fit for a message: control characters escaped, at most 300 characters. */
+  private static String show(String name) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < name.length() && sb.length() < 300; i++) {
+      char c = name.charAt(i);
+      sb.append(c < 0x20 || c == 0x7f ? String.format("\\x%02x", (int) c) : String.valueOf(c));
+    }
+    return sb.length() >= 300 ? sb + "..." : sb.toString();
   }
 
   private static boolean allZero(byte[] b) {
