@@ -31,6 +31,6 @@ final class CheckCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Report report = LadderRun.run("check", ladder, log, ctx);
     Reports.render(report, output, ctx);
-    return Reports.exitCode(report, ladder.failOn);
+    return Reports.exitCode(report, ladder.common.failOn);
   }
 }

@@ -2,6 +2,7 @@ package dev.nccltriage.cli;
 
 import dev.nccltriage.facts.Expectations;
 import java.nio.file.Path;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options shared by check, preflight and capture: where to look, how long to wait, what to expect. */
@@ -33,14 +34,7 @@ final class LadderOptions {
   @Option(names = "--expectations", paramLabel = "FILE", description = "YAML with hcas, iface, gdr, minMemlock; flags win over it.")
   Path expectations;
 
-  @Option(names = "--rules", paramLabel = "DIR", description = "Also load every *.yaml rule file in DIR.")
-  Path rulesDir;
-
-  @Option(names = "--fail-on", paramLabel = "LEVEL", description = "Exit 1 from this severity on: problem (default) or warn.")
-  FailOn failOn = FailOn.problem;
-
-  @Option(names = "--debug", description = "Print stack traces of internal errors.")
-  boolean debug;
+  @Mixin CommonOptions common;
 
   Expectations expectations(Context ctx) {
     if (timeout < 1) {

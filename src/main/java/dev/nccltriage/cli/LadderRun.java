@@ -39,7 +39,7 @@ final class LadderRun {
     Expectations expect = o.expectations(ctx);
     RuleSet rules;
     try {
-      rules = new RuleLoader().loadBuiltInAnd(o.rulesDir == null ? null : ctx.cwd().resolve(o.rulesDir));
+      rules = new RuleLoader().loadBuiltInAnd(o.common.rulesDir(ctx));
     } catch (RuleFileException e) {
       throw new NcclTriage.UsageError(e.getMessage());
     }

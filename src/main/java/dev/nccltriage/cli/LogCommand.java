@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -38,20 +39,13 @@ final class LogCommand implements Callable<Integer> {
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default), json or markdown.")
   OutputFormat output = OutputFormat.text;
 
-  @Option(names = "--rules", paramLabel = "DIR", description = "Also load every *.yaml rule file in DIR.")
-  Path rulesDir;
-
   @Option(names = "--expect-hcas", paramLabel = "N", description = "HCA ports each node should give NCCL.")
   Integer expectHcas;
-
-  @Option(names = "--fail-on", paramLabel = "LEVEL", description = "Exit 1 from this severity on: problem (default) or warn.")
-  FailOn failOn = FailOn.problem;
 
   @Option(names = "--threads", paramLabel = "N", hidden = true, description = "Parser threads for large files.")
   int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
 
-  @Option(names = "--debug", description = "Print stack traces of internal errors.")
-  boolean debug;
+  @Mixin CommonOptions common;
 
   LogCommand(Context ctx) {
     this.ctx = ctx;
@@ -64,7 +58,7 @@ final class LogCommand implements Callable<Integer> {
       throw new NcclTriage.UsageError("--expect-hcas must be at least 1");
     }
     // Loading the rules (YAML) overlaps with reading the log: half of a small run's wall time.
-    Path extra = rulesDir == null ? null : ctx.cwd().resolve(rulesDir);
+    Path extra = common.rulesDir(ctx);
     CompletableFuture<RuleSet> loading = CompletableFuture.supplyAsync(() -> {
       try {
         return new RuleLoader().loadBuiltInAnd(extra);
@@ -90,6 +84,6 @@ final class LogCommand implements Callable<Integer> {
     Report report = new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), "log", facts.inputs(),
         null, null, LogSection.of(facts), verdict);
     Reports.render(report, output, ctx);
-    return Reports.exitCode(verdict, failOn);
+    return Reports.exitCode(verdict, common.failOn);
   }
 }

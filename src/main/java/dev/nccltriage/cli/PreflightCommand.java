@@ -31,6 +31,6 @@ final class PreflightCommand implements Callable<Integer> {
     Report report = LadderRun.run("preflight", ladder, null, ctx);
     new JsonReport().writeCompact(report, ctx.out());
     new TextReport(ctx.width(), false).write(report, ctx.err());
-    return Reports.exitCode(report, ladder.failOn);
+    return Reports.exitCode(report, ladder.common.failOn);
   }
 }
