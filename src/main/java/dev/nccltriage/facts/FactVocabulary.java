@@ -90,6 +90,8 @@ public final class FactVocabulary {
       e("pod.gpus", FactType.NUMBER, "GPUs visible in the container"),
       e("pod.gpuNicWorst", FactType.TEXT, "worst path from a GPU to its nearest NIC (nvidia-smi topo -m: PIX, PXB, PHB, NODE, SYS)"),
       e("pod.ibHcaMatches", FactType.BOOL, "NCCL_IB_HCA selects at least one usable HCA"),
+      e("pod.ibHcaExcludes", FactType.BOOL, "NCCL_IB_HCA leaves out at least one usable HCA"),
+      e("pod.memlock", FactType.TEXT, "the memlock limit for people: unlimited, or bytes with a unit"),
       e("pod.socketIfnameMatches", FactType.BOOL, "NCCL_SOCKET_IFNAME matches an interface of the Pod"),
       e("pod.secondaryCount", FactType.NUMBER, "number of pod.secondaryInterfaces"),
       e("pod.memlockDeficit", FactType.NUMBER, "expect.memlockBytes minus the limit (unlimited counts as enough)"),

@@ -29,7 +29,7 @@ public final class PodFactSet {
     s.put("pod.rdmaCm", d.rdmaCm(), ev(ev, "pod.uverbs"));
 
     PodFacts.Hcas h = p.hcas();
-    s.put("probe.hcas", h.status().equals("ok") ? h.source() : h.status(), List.of());
+    s.put("probe.hcas", h.status().equals("ok") ? h.source() : h.status(), ev(ev, "probe.hcas"));
     List<Evidence> hcaEv = ev(ev, "pod.portsActive", "pod.hcas", "pod.hcasOnNode");
     s.put("pod.hcas", (long) h.usable().size(), ev(ev, "pod.uverbsNames", "pod.hcas", "pod.hcasOnNode"));
     s.put("pod.hcasOnNode", (long) h.onNode().size(), ev(ev, "pod.hcasOnNode"));
@@ -81,6 +81,11 @@ public final class PodFactSet {
     PodFacts.Memlock m = p.memlock();
     s.put("probe.memlock", m.status(), List.of());
     s.put("pod.memlockBytes", m.softBytes(), ev(ev, "pod.memlockBytes"));
+    if (m.softBytes() != null) {
+      long b = m.softBytes();
+      s.put("pod.memlock", b == -1 ? "unlimited" : b % (1 << 20) == 0 && b > 0 ? (b >> 20) + " MiB"
+          : b % 1024 == 0 && b > 0 ? (b >> 10) + " KiB" : b + " bytes", ev(ev, "pod.memlockBytes"));
+    }
     s.put("pod.ipcLock", m.ipcLock(), ev(ev, "pod.ipcLock"));
     if (expect.minMemlockBytes() != null && m.softBytes() != null) {
       long need = expect.minMemlockBytes();
@@ -111,8 +116,10 @@ public final class PodFactSet {
     });
     String ibHca = p.env().get("NCCL_IB_HCA");
     if (ibHca != null && !h.usable().isEmpty()) {
-      s.put("pod.ibHcaMatches", NcclNameFilter.parse(ibHca).selectsAny(h.usable()),
-          concat(ev(ev, "env.NCCL_IB_HCA"), ev(ev, "pod.uverbsNames", "pod.hcasOnNode")));
+      NcclNameFilter filter = NcclNameFilter.parse(ibHca);
+      List<Evidence> filterEv = concat(ev(ev, "env.NCCL_IB_HCA"), ev(ev, "pod.uverbsNames", "pod.hcasOnNode"));
+      s.put("pod.ibHcaMatches", filter.selectsAny(h.usable()), filterEv);
+      s.put("pod.ibHcaExcludes", !h.usable().stream().allMatch(filter::selects), filterEv);
     }
     // Q2 from the container when the log did not say
     if (s.get("ib.hcaPortsMin").isEmpty() && d.present()) {

@@ -23,6 +23,14 @@ public sealed interface Condition {
   /** Fact names this condition reads, for evidence. */
   void facts(List<String> out);
 
+  /**
+   * Fact names that made this condition come out as it did: in an {@code any}, only the branches
+   * that hold; elsewhere, every fact read. Evidence shows these, not every fact the rule mentions.
+   */
+  default void decisive(FactSet facts, List<String> out) {
+    facts(out);
+  }
+
   enum Op {
     IS("is"), IN("in"), KNOWN("known"), LT("lt"), LE("le"), GT("gt"), GE("ge"),
     MATCHES("matches"), CONTAINS("contains");
@@ -114,6 +122,11 @@ public sealed interface Condition {
 
   record All(List<Condition> of) implements Condition {
     @Override
+    public void decisive(FactSet facts, List<String> out) {
+      of.forEach(c -> c.decisive(facts, out));
+    }
+
+    @Override
     public Tri eval(FactSet facts) {
       Tri r = Tri.TRUE;
       for (Condition c : of) {
@@ -135,6 +148,20 @@ public sealed interface Condition {
   }
 
   record Any(List<Condition> of) implements Condition {
+    @Override
+    public void decisive(FactSet facts, List<String> out) {
+      boolean any = false;
+      for (Condition c : of) {
+        if (c.eval(facts) == Tri.TRUE) {
+          c.decisive(facts, out);
+          any = true;
+        }
+      }
+      if (!any) {
+        facts(out);
+      }
+    }
+
     @Override
     public Tri eval(FactSet facts) {
       Tri r = Tri.FALSE;

@@ -229,7 +229,7 @@ public final class Engine {
       return List.of();
     }
     List<String> names = new ArrayList<>();
-    c.facts(names);
+    c.decisive(facts, names);
     Set<Evidence> out = new LinkedHashSet<>();
     for (String n : new LinkedHashSet<>(names)) {
       facts.get(n).ifPresent(v -> out.addAll(v.evidence()));

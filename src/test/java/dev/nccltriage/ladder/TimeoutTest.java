@@ -38,12 +38,10 @@ class TimeoutTest {
   }
 
   private static CliRun check(Path binDir, String... extra) {
-    String[] args = new String[2 + extra.length];
-    args[0] = "check";
-    System.arraycopy(extra, 0, args, 1, extra.length);
-    args[args.length - 1] = "json";
-    args[args.length - 2] = "-o";
-    return Captures.run(Map.of("COLUMNS", "100", "PATH", binDir + ":" + SYSTEM_PATH), args);
+    List<String> args = new java.util.ArrayList<>(List.of("check", "-o", "json"));
+    args.addAll(List.of(extra));
+    return Captures.run(
+        Map.of("COLUMNS", "100", "PATH", binDir + ":" + SYSTEM_PATH), args.toArray(String[]::new));
   }
 
   /** Processes still running whose command line mentions {@code marker}. */

@@ -61,6 +61,11 @@ final class HcaProbe {
         case "missing" -> "sysfs";
         default -> parsed != null && !parsed.messages().isEmpty() ? "ok" : "sysfs";
       };
+      if (devinfo.status().equals("timeout")) {
+        book.add("probe.hcas", "ibv_devinfo", "timed out after " + devinfo.millis() + " ms and was killed; ports read from /sys/class/infiniband");
+      } else if (devinfo.status().equals("missing")) {
+        book.add("probe.hcas", "ibv_devinfo", "not installed; ports read from /sys/class/infiniband");
+      }
       if (parsed != null && !parsed.messages().isEmpty()) {
         book.add("pod.hcas", "ibv_devinfo", parsed.messages().get(0).text());
       }
