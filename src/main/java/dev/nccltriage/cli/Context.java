@@ -10,11 +10,11 @@ import java.util.Map;
  * standard streams, the environment, the working directory and whether stdout is a terminal.
  */
 public record Context(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Path cwd,
-    boolean stdoutIsTerminal, java.time.Clock clock) {
+    boolean stdoutIsTerminal, boolean stderrIsTerminal, java.time.Clock clock) {
 
   public Context(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Path cwd,
       boolean stdoutIsTerminal) {
-    this(in, out, err, env, cwd, stdoutIsTerminal, java.time.Clock.systemUTC());
+    this(in, out, err, env, cwd, stdoutIsTerminal, false, java.time.Clock.systemUTC());
   }
 
   /** Colour only on a terminal, never with NO_COLOR (any value) or TERM=dumb. */

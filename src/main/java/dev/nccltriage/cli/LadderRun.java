@@ -74,7 +74,7 @@ final class LadderRun {
       if (log != null) {
         try {
           logFacts = new NcclLogSource(ctx.in(), Math.min(4, Runtime.getRuntime().availableProcessors()))
-              .read(List.of(log), ctx.cwd());
+              .withProgress(TerminalProgress.forContext(ctx)).read(List.of(log), ctx.cwd());
         } catch (LogInputException e) {
           throw new NcclTriage.UsageError(e.getMessage());
         }

@@ -68,7 +68,8 @@ final class LogCommand implements Callable<Integer> {
     });
     LogFacts facts;
     try {
-      facts = new NcclLogSource(ctx.in(), threads).read(inputs, ctx.cwd());
+      facts = new NcclLogSource(ctx.in(), threads).withProgress(TerminalProgress.forContext(ctx))
+          .read(inputs, ctx.cwd());
     } catch (LogInputException e) {
       loading.cancel(false);
       throw new NcclTriage.UsageError(e.getMessage());

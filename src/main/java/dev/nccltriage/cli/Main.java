@@ -8,10 +8,10 @@ import java.nio.file.Path;
 public final class Main {
   private Main() {}
 
-  /** Java has no isatty for stdout alone; on Linux /proc tells, elsewhere the console does. */
-  private static boolean stdoutIsTerminal() {
+  /** Java has no isatty for one stream; on Linux /proc tells, elsewhere the console does. */
+  private static boolean isTerminal(int fd) {
     try {
-      String target = java.nio.file.Files.readSymbolicLink(Path.of("/proc/self/fd/1")).toString();
+      String target = java.nio.file.Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
     } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
       return System.console() != null;
@@ -22,7 +22,7 @@ public final class Main {
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
     Context ctx = new Context(System.in, out, err, System.getenv(), Path.of("").toAbsolutePath(),
-        stdoutIsTerminal());
+        isTerminal(1), isTerminal(2), java.time.Clock.systemUTC());
     int code = NcclTriage.mainWithoutExit(ctx, args);
     out.flush();
     System.exit(code);

@@ -13,9 +13,15 @@ final class LineReader {
   private static final int CHUNK = 1 << 20;
 
   private final int maxLine;
+  private final Progress progress;
 
   LineReader(int maxLine) {
+    this(maxLine, Progress.NONE);
+  }
+
+  LineReader(int maxLine, Progress progress) {
     this.maxLine = maxLine;
+    this.progress = progress;
   }
 
   /**
@@ -85,6 +91,7 @@ final class LineReader {
         eof = true;
       } else {
         len += n;
+        progress.advance(n);
       }
     }
   }

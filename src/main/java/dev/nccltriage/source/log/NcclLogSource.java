@@ -32,6 +32,7 @@ public final class NcclLogSource {
   private final int threads;
   private final int maxLine;
   private final long parallelMinBytes;
+  private Progress progress = Progress.NONE;
 
   public NcclLogSource(InputStream stdin, int threads) {
     this(stdin, threads, LineReader.DEFAULT_MAX_LINE, DEFAULT_PARALLEL_MIN_BYTES);
@@ -45,7 +46,31 @@ public final class NcclLogSource {
     this.parallelMinBytes = parallelMinBytes;
   }
 
+  /** Reports bytes read to {@code p} (the command decides whether to show anything). */
+  public NcclLogSource withProgress(Progress p) {
+    this.progress = p;
+    return this;
+  }
+
   public LogFacts read(List<String> names, Path cwd) throws LogInputException {
+    long total = 0;
+    for (String name : names) {
+      Path p = cwd.resolve(name);
+      try {
+        total += name.equals("-") || !Files.isRegularFile(p) ? 0 : Files.size(p);
+      } catch (IOException e) {
+        // the read below reports it
+      }
+    }
+    progress.expect(total);
+    try {
+      return readAll(names, cwd);
+    } finally {
+      progress.done();
+    }
+  }
+
+  private LogFacts readAll(List<String> names, Path cwd) throws LogInputException {
     LogAccumulator job = new LogAccumulator();
     List<InputStats> stats = new ArrayList<>();
     for (String name : names) {
@@ -93,7 +118,7 @@ public final class NcclLogSource {
       in.reset();
       InputStream body = (b0 == 0x1f && b1 == 0x8b) ? new GZIPInputStream(in, 1 << 16) : in;
       LogAccumulator acc = new LogAccumulator();
-      new LineReader(maxLine).read(body, Long.MAX_VALUE, new LogParser(acc, name));
+      new LineReader(maxLine, progress).read(body, Long.MAX_VALUE, new LogParser(acc, name));
       return acc;
     } catch (java.util.zip.ZipException e) {
       throw new LogInputException(name + ": corrupt gzip data (" + e.getMessage() + ")", e);
@@ -160,7 +185,7 @@ public final class NcclLogSource {
           }
         };
       }
-      new LineReader(maxLine).read(in, to - start, sink);
+      new LineReader(maxLine, progress).read(in, to - start, sink);
       return new Chunk(acc);
     }
   }
