@@ -87,7 +87,7 @@ final class LadderRun {
       Verdict verdict = engine.evaluate(facts, logFacts == null ? List.of() : logFacts.differs());
       return new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), command,
           logFacts == null ? List.of() : logFacts.inputs(), steps, pod,
-          logFacts == null ? null : LogSection.of(logFacts), verdict);
+          logFacts == null ? null : LogSection.of(logFacts), verdict, null);
     } catch (IOException e) {
       throw new NcclTriage.UsageError("cannot prepare the capture: " + e.getMessage());
     } finally {

@@ -83,7 +83,7 @@ final class LogCommand implements Callable<Integer> {
     FactSet factSet = LogFactSet.from(facts, expectHcas);
     Verdict verdict = new Engine(rules).evaluate(factSet, facts.differs());
     Report report = new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), "log", facts.inputs(),
-        null, null, LogSection.of(facts), verdict);
+        null, null, LogSection.of(facts), verdict, null);
     Reports.render(report, output, ctx);
     return Reports.exitCode(verdict, common.failOn);
   }

@@ -74,6 +74,21 @@ public final class MarkdownReport {
       out.println("### Advice");
       v.advice().forEach(a -> out.println("- " + a));
     }
+    if (r.bw() != null) {
+      BwSection b = r.bw();
+      out.println();
+      out.println("### Bandwidth");
+      out.println();
+      out.println("- hypothesis: **" + b.hypothesis() + "**" + (b.confirmedBy() == null ? "" : " (" + b.confirmedBy()
+          + ", confirmed by the log)") + (b.rule() == null ? "" : " (`" + b.rule() + "`)"));
+      out.println("- busbw: " + b.busbw() + " GB/s (" + b.busbwBasis() + "); expected: "
+          + (b.expected() == null ? "unknown" : b.expected() + " GB/s") + "; ratio: "
+          + (b.ratio() == null ? "unknown" : b.ratio()));
+      out.println();
+      out.println("```");
+      TextReport.chart(b, 100).forEach(out::println);
+      out.println("```");
+    }
     if (r.log() != null) {
       LogSection l = r.log();
       out.println();

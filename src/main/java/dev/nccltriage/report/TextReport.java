@@ -25,6 +25,9 @@ public final class TextReport {
     String head = v.status().toUpperCase(Locale.ROOT) + (v.layer().equals("none") ? "" : "  layer: " + v.layer());
     out.println(style.bold("nccl-triage " + r.command() + ": ") + style.bold(style.status(v.status(), head)));
     para(out, "  ", v.summary());
+    if (r.bw() != null) {
+      bwSummary(out, r.bw());
+    }
     if (r.ladder() != null && !r.ladder().isEmpty()) {
       section(out, "Ladder (what this container shows)");
       for (LadderStep st : r.ladder()) {
@@ -96,6 +99,58 @@ public final class TextReport {
     if (r.log() != null) {
       logSummary(out, r.log());
     }
+  }
+
+  private void bwSummary(PrintStream out, BwSection b) {
+    section(out, "Bandwidth (nccl-tests" + (b.collective() == null ? "" : " " + b.collective()) + ")");
+    List<String> parts = new ArrayList<>();
+    parts.add("hypothesis " + style.bold(b.hypothesis()) + (b.confirmedBy() == null ? "" : " (" + b.confirmedBy()
+        + ", confirmed by the log)") + (b.rule() == null ? "" : " [" + b.rule() + "]"));
+    parts.add("busbw " + gb(b.busbw()) + " GB/s (" + b.busbwBasis() + ")");
+    parts.add("expected " + (b.expected() == null ? "unknown" : gb(b.expected()) + " GB/s (" + b.hcas() + " x "
+        + gb(b.rateGbps()) + " Gb/s / 8)"));
+    parts.add("ratio " + (b.ratio() == null ? "unknown" : String.format(Locale.ROOT, "%.3f", b.ratio())));
+    parts.add((b.ranks() == null ? "? ranks" : b.ranks() + " ranks") + " on "
+        + (b.nodes() == null ? "? nodes" : b.nodes() + " node(s)"));
+    if (b.avgBusbw() != null) {
+      parts.add("Avg bus bandwidth " + gb(b.avgBusbw()) + " GB/s");
+    }
+    para(out, "  ", String.join(" · ", parts), 4);
+    out.println();
+    chart(b, width).forEach(out::println);
+  }
+
+  /** One row per size: the size, a bar of '#' scaled to the width, the better busbw. */
+  static List<String> chart(BwSection b, int width) {
+    double max = b.sizes().stream().mapToDouble(s -> best(s)).max().orElse(0);
+    int bar = Math.max(10, width - 2 - 9 - 3 - 9);
+    List<String> out = new ArrayList<>();
+    for (BwSection.Size s : b.sizes()) {
+      double v = best(s);
+      int n = max <= 0 ? 0 : (int) Math.round(v / max * bar);
+      out.add(String.format(Locale.ROOT, "  %9s |%-" + bar + "s %8.2f", size(s.bytes()), "#".repeat(n), v));
+    }
+    out.add(String.format(Locale.ROOT, "  %9s  busbw GB/s, 0 to %.2f", "", max));
+    return out;
+  }
+
+  private static double best(BwSection.Size s) {
+    return Math.max(s.busbwOutOfPlace(), s.busbwInPlace() == null ? 0 : s.busbwInPlace());
+  }
+
+  static String size(long bytes) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = bytes;
+    int u = 0;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v)) + " " + units[u];
+  }
+
+  private static String gb(Double d) {
+    return d == null ? "?" : d == Math.rint(d) ? String.valueOf(d.longValue()) : String.format(Locale.ROOT, "%.2f", d);
   }
 
   private void logSummary(PrintStream out, LogSection l) {

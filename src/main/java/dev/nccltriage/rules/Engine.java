@@ -115,6 +115,21 @@ public final class Engine {
         differs, advice);
   }
 
+  /**
+   * Only the lints that {@code which} selects, each that fires as a finding (for {@code lint}, which
+   * runs no tree). Evidence is in the order of the facts in the rule's condition.
+   */
+  public List<Verdict.Finding> lints(FactSet facts, java.util.function.Predicate<Rule.Lint> which) {
+    List<Verdict.Finding> out = new ArrayList<>();
+    for (Rule.Lint l : rules.lints()) {
+      if (which.test(l) && l.when().eval(facts) == Tri.TRUE) {
+        out.add(new Verdict.Finding(l.id(), l.severity(), l.layer().id(), render(l.message(), facts),
+            render(l.fix(), facts), evidence(l.when(), facts)));
+      }
+    }
+    return out;
+  }
+
   private record Failure(List<Verdict.Candidate> candidates, String fix, String probe, boolean logged) {}
 
   /** The candidates for a "no": the causes whose conditions hold, else the question's fallbacks. */
@@ -238,7 +253,7 @@ public final class Engine {
   }
 
   /** Replaces {fact} placeholders with the fact's value ("unknown" when the fact is unknown). */
-  static String render(String template, FactSet facts) {
+  public static String render(String template, FactSet facts) {
     if (template == null) {
       return null;
     }

@@ -1,0 +1,204 @@
+package dev.nccltriage.cli;
+
+import dev.nccltriage.facts.BwFactSet;
+import dev.nccltriage.facts.FactSet;
+import dev.nccltriage.facts.FactValue;
+import dev.nccltriage.facts.InputStats;
+import dev.nccltriage.facts.LogFactSet;
+import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.report.BwSection;
+import dev.nccltriage.report.LogSection;
+import dev.nccltriage.report.Report;
+import dev.nccltriage.rules.Engine;
+import dev.nccltriage.rules.Rule;
+import dev.nccltriage.rules.RuleFileException;
+import dev.nccltriage.rules.RuleLoader;
+import dev.nccltriage.rules.RuleSet;
+import dev.nccltriage.rules.Verdict;
+import dev.nccltriage.source.bw.BwRun;
+import dev.nccltriage.source.bw.NcclTestsParser;
+import dev.nccltriage.source.log.LogInputException;
+import dev.nccltriage.source.log.NcclLogSource;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.zip.GZIPInputStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code nccl-triage bw [FILE|-]}: what an nccl-tests busbw says. The hypothesis is the first rule of
+ * rules/bw.yaml that fires (its id names it); a companion NCCL log (--log, or NCCL lines in the same
+ * output) adds its facts and its own verdict. Wiring only.
+ */
+@Command(
+    name = "bw",
+    mixinStandardHelpOptions = true,
+    description = "Reads nccl-tests output (all_reduce_perf and friends; a file, or '-' for stdin) and compares"
+        + " the large-message busbw with what the node's NICs carry: healthy, socket fallback, no GDR or few"
+        + " NICs, single node, too small, or unknown.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:healthy", "1:problem (socket fallback, no GDR or few NICs)", "2:usage error",
+      "3:inconclusive (single node, too small, no expected rate)", "4:internal error"})
+final class BwCommand implements Callable<Integer> {
+  /** bw.yaml rule id -> hypothesis, and the cause a log confirmed. */
+  static final Map<String, String[]> HYPOTHESES = Map.of(
+      "B-single-node", new String[] {"single-node", null},
+      "B-too-small", new String[] {"too-small", null},
+      "B-log-socket", new String[] {"socket-fallback", "socket"},
+      "B-log-few-nics", new String[] {"no-gdr-or-few-nics", "few-nics"},
+      "B-log-no-gdr", new String[] {"no-gdr-or-few-nics", "no-gdr"},
+      "B-socket-fallback", new String[] {"socket-fallback", null},
+      "B-no-gdr-or-few-nics", new String[] {"no-gdr-or-few-nics", null},
+      "B-healthy", new String[] {"healthy", null},
+      "B-unknown", new String[] {"unknown", null});
+
+  private final Context ctx;
+
+  @Parameters(paramLabel = "FILE", arity = "0..1", description = "nccl-tests output; '-' or none reads stdin.")
+  String file;
+
+  @Option(names = "--hcas", paramLabel = "N", description = "HCA ports per node (one NIC per GPU: the GPUs per node).")
+  Integer hcas;
+
+  @Option(names = "--rate", paramLabel = "GBIT", description = "Rate of one port in Gb/s, e.g. 400.")
+  Double rate;
+
+  @Option(names = "--log", paramLabel = "FILE", description = "The job's NCCL_DEBUG=INFO log, to pick between hypotheses.")
+  String log;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default), json or markdown.")
+  OutputFormat output = OutputFormat.text;
+
+  @Mixin CommonOptions common;
+
+  BwCommand(Context ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (hcas != null && hcas < 1) {
+      throw new NcclTriage.UsageError("--hcas must be at least 1");
+    }
+    if (rate != null && !(rate > 0)) {
+      throw new NcclTriage.UsageError("--rate must be above 0 (Gb/s per port)");
+    }
+    String name = file == null ? "-" : file;
+    byte[] bytes = read(name);
+    BwRun run = new NcclTestsParser().parse(new BufferedReader(new InputStreamReader(
+        new ByteArrayInputStream(bytes), StandardCharsets.UTF_8)), name.equals("-") ? null : name);
+    if (run.rows().isEmpty()) {
+      throw new NcclTriage.UsageError(name + ": no nccl-tests size rows found");
+    }
+    RuleSet rules;
+    try {
+      rules = new RuleLoader().loadBuiltInAnd(common.rulesDir(ctx));
+    } catch (RuleFileException e) {
+      throw new NcclTriage.UsageError(e.getMessage());
+    }
+    LogFacts logFacts = null;
+    try {
+      if (log != null) {
+        logFacts = new NcclLogSource(ctx.in(), 1).read(List.of(log), ctx.cwd());
+      } else if (run.ncclLines() > 0) {
+        logFacts = new NcclLogSource(new ByteArrayInputStream(bytes), 1).read(List.of("-"), ctx.cwd());
+      }
+    } catch (LogInputException e) {
+      throw new NcclTriage.UsageError(e.getMessage());
+    }
+    FactSet facts = BwFactSet.from(run, hcas, rate, logFacts == null ? null : LogFactSet.from(logFacts, hcas));
+    Engine engine = new Engine(rules);
+    Rule.Lint chosen = rules.lints().stream().filter(l -> HYPOTHESES.containsKey(l.id()))
+        .filter(l -> Engine.outcome(l, facts).equals("fires")).findFirst().orElse(null);
+    String[] hyp = chosen == null ? new String[] {"unknown", null} : HYPOTHESES.get(chosen.id());
+    Verdict bwVerdict = bwVerdict(engine, rules, facts, chosen, hyp[0]);
+    Verdict verdict = bwVerdict;
+    if (logFacts != null) {
+      Verdict logVerdict = engine.evaluate(facts, logFacts.differs());
+      verdict = logVerdict.status().equals("problem") ? logVerdict
+          : new Verdict(bwVerdict.status(), bwVerdict.layer(), bwVerdict.summary(), bwVerdict.candidates(),
+              logVerdict.path(), bwVerdict.fix(), bwVerdict.probe(), logVerdict.findings(), logVerdict.differs(),
+              bwVerdict.advice());
+    }
+    BwSection section = section(run, facts, hyp, chosen);
+    List<InputStats> inputs = new ArrayList<>();
+    if (logFacts != null) {
+      inputs.addAll(logFacts.inputs());
+    }
+    Report report = new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), "bw", inputs,
+        null, null, logFacts == null ? null : LogSection.of(logFacts), verdict, section);
+    Reports.render(report, output, ctx);
+    return Reports.exitCode(verdict, common.failOn);
+  }
+
+  private byte[] read(String name) {
+    try {
+      byte[] b;
+      if (name.equals("-")) {
+        b = ctx.in().readAllBytes();
+      } else {
+        b = Files.readAllBytes(ctx.cwd().resolve(name));
+      }
+      if (b.length > 1 && (b[0] & 0xff) == 0x1f && (b[1] & 0xff) == 0x8b) {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(b))) {
+          b = in.readAllBytes();
+        }
+      }
+      return b;
+    } catch (IOException e) {
+      throw new NcclTriage.UsageError(name + ": " + e.getMessage());
+    }
+  }
+
+  private static Verdict bwVerdict(Engine engine, RuleSet rules, FactSet facts, Rule.Lint chosen, String hypothesis) {
+    String status = switch (hypothesis) {
+      case "healthy" -> "healthy";
+      case "socket-fallback", "no-gdr-or-few-nics" -> "problem";
+      default -> "inconclusive";
+    };
+    String layer = status.equals("healthy") ? "none" : "unknown";
+    List<Verdict.Finding> findings = new ArrayList<>();
+    for (Rule.Lint l : rules.lints()) {
+      if (l != chosen && l.id().startsWith("B-") && Engine.outcome(l, facts).equals("fires")) {
+        findings.add(new Verdict.Finding(l.id(), l.severity(), l.layer().id(), Engine.render(l.message(), facts),
+            Engine.render(l.fix(), facts), List.of()));
+      }
+    }
+    List<String> advice = new ArrayList<>();
+    if (Boolean.TRUE.equals(facts.get("bw.wrong").map(FactValue::value).orElse(false))) {
+      advice.add("nccl-tests reported wrong values (#wrong above 0 or out-of-bounds values): the numbers may not"
+          + " be trustworthy; check the GPUs and the NCCL version before reading the bandwidth.");
+    }
+    String summary = chosen == null ? "No bw rule fired." : Engine.render(chosen.message(), facts);
+    String fix = chosen == null ? null : Engine.render(chosen.fix(), facts);
+    return new Verdict(status, layer, summary, List.of(), List.of(), fix, null, findings, List.of(), advice);
+  }
+
+  private static BwSection section(BwRun run, FactSet facts, String[] hyp, Rule.Lint chosen) {
+    List<BwSection.Size> sizes = run.rows().stream().map(r -> new BwSection.Size(r.bytes(), r.type(),
+        r.outOfPlace().busbw(), r.inPlace() == null ? null : r.inPlace().busbw(), r.wrong())).toList();
+    return new BwSection(run.collective(), run.collectiveFrom(), run.generation(),
+        run.ranks().isEmpty() ? null : run.ranks().size(), run.ranks().isEmpty() ? null : run.hosts().size(),
+        run.hosts(), num(facts, "bw.busbw"), BwFactSet.busbwBasis(run), num(facts, "bw.peakBusbw"),
+        run.avgBusbw(), num(facts, "bw.expected"),
+        facts.get("bw.hcas").map(v -> ((Number) v.value()).intValue()).orElse(null), num(facts, "bw.rateGbps"),
+        num(facts, "bw.ratio"), hyp[0], hyp[1], chosen == null ? null : chosen.id(),
+        Boolean.TRUE.equals(facts.get("bw.wrong").map(FactValue::value).orElse(false)), run.maxBytes(), sizes);
+  }
+
+  private static Double num(FactSet facts, String name) {
+    return facts.get(name).map(v -> ((Number) v.value()).doubleValue()).orElse(null);
+  }
+}

@@ -1,0 +1,116 @@
+package dev.nccltriage.cli;
+
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.report.LintReport;
+import dev.nccltriage.rules.Engine;
+import dev.nccltriage.rules.Rule;
+import dev.nccltriage.rules.RuleFileException;
+import dev.nccltriage.rules.RuleLoader;
+import dev.nccltriage.rules.RuleSet;
+import dev.nccltriage.rules.Verdict;
+import dev.nccltriage.source.k8s.ManifestException;
+import dev.nccltriage.source.k8s.ManifestSource;
+import dev.nccltriage.source.k8s.PodTemplate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code nccl-triage lint MANIFEST...|-}: static checks of Kubernetes YAML. Runs only the lints whose
+ * id starts with {@code K-} (rules/lint-k8s.yaml) or {@code L-env-} (rules/lints-env.yaml), once per
+ * pod template; no decision tree. Wiring only.
+ */
+@Command(
+    name = "lint",
+    mixinStandardHelpOptions = true,
+    description = "Checks Kubernetes manifests (multi-document YAML: Pod, Job, Deployment, StatefulSet, PyTorchJob,"
+        + " MPIJob, Volcano Job, JobSet, LeaderWorkerSet ...) for what makes NCCL fall back, before the job runs.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:nothing at or above --fail-on", "1:problems found", "2:usage error (bad YAML: file:line)",
+      "3:no pod template in the input", "4:internal error"})
+final class LintCommand implements Callable<Integer> {
+  /** The lints this command runs: Kubernetes lints and the NCCL env lints. */
+  static final Predicate<Rule.Lint> LINTS = l -> l.id().startsWith("K-") || l.id().startsWith("L-env-");
+
+  private final Context ctx;
+
+  @Parameters(paramLabel = "MANIFEST", arity = "0..*", description = "YAML files; '-' or none reads stdin.")
+  List<String> files;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default), json or markdown.")
+  OutputFormat output = OutputFormat.text;
+
+  @Option(names = "--rdma-resource", paramLabel = "NAME",
+      description = "A site resource name that gives RDMA devices (repeatable), besides rdma/*, nvidia.com/hostdev,"
+          + " mellanox.com/*, *sriov*, *rdma*.")
+  List<String> rdmaResources = new ArrayList<>();
+
+  @Mixin CommonOptions common;
+
+  LintCommand(Context ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    List<String> inputs = files == null || files.isEmpty() ? List.of("-") : files;
+    RuleSet rules;
+    try {
+      rules = new RuleLoader().loadBuiltInAnd(common.rulesDir(ctx));
+    } catch (RuleFileException e) {
+      throw new NcclTriage.UsageError(e.getMessage());
+    }
+    ManifestSource source = new ManifestSource(ctx.in(), Set.copyOf(rdmaResources));
+    List<LintReport.Input> inputStats = new ArrayList<>();
+    List<PodTemplate> templates = new ArrayList<>();
+    for (String in : inputs) {
+      List<PodTemplate> mine;
+      try {
+        mine = source.read(List.of(in), ctx.cwd());
+      } catch (ManifestException e) {
+        throw new NcclTriage.UsageError(e.getMessage());
+      }
+      long objects = mine.stream().map(t -> t.kind() + "/" + t.name()).distinct().count();
+      inputStats.add(new LintReport.Input(in, (int) objects, mine.size()));
+      templates.addAll(mine);
+    }
+    Engine engine = new Engine(rules);
+    List<LintReport.Finding> findings = new ArrayList<>();
+    for (PodTemplate t : templates) {
+      List<LintReport.Finding> mine = new ArrayList<>();
+      for (Verdict.Finding f : engine.lints(t.facts(), LINTS)) {
+        Evidence at = f.evidence().isEmpty() ? new Evidence(t.file(), t.line(), "") : f.evidence().get(0);
+        String container = t.containerAt().get(at.line());
+        mine.add(new LintReport.Finding(t.file(), at.line(), f.rule(), f.severity(), f.layer(), f.message(), f.fix(),
+            new LintReport.Target(t.kind(), t.name(), t.path(), container), f.evidence()));
+      }
+      mine.sort(Comparator.comparingLong(LintReport.Finding::line).thenComparing(LintReport.Finding::rule));
+      findings.addAll(mine);
+    }
+    Set<String> severities = new LinkedHashSet<>();
+    findings.forEach(f -> severities.add(f.severity()));
+    String status = templates.isEmpty() ? "no-pod-template" : severities.contains("problem") ? "problem"
+        : severities.contains("warn") ? "warn" : "healthy";
+    LintReport report = new LintReport(NcclTriage.version(), inputStats, status, findings);
+    switch (output) {
+      case json -> report.writeJson(ctx.out());
+      case markdown -> report.writeMarkdown(ctx.out());
+      default -> report.writeText(ctx.out());
+    }
+    ctx.out().flush();
+    if (templates.isEmpty()) {
+      ctx.err().println("nccl-triage: no pod template found in " + String.join(", ", inputs));
+      return ExitCode.INCONCLUSIVE.code();
+    }
+    boolean fail = severities.contains("problem") || (common.failOn == FailOn.warn && severities.contains("warn"));
+    return fail ? ExitCode.PROBLEM.code() : ExitCode.HEALTHY.code();
+  }
+}

@@ -1,0 +1,102 @@
+package dev.nccltriage.source.k8s;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A YAML value of a manifest with the line it starts on ({@code line}) and the line of the key that
+ * holds it ({@code keyLine}; the item's line for list items), read with Jackson's streaming parser.
+ */
+record Node(Object value, int line, int keyLine) {
+  static final Node MISSING = new Node(null, 0, 0);
+
+  static Node read(JsonParser p, int keyLine) throws IOException {
+    int line = p.currentTokenLocation().getLineNr();
+    int kl = keyLine > 0 ? keyLine : line;
+    JsonToken t = p.currentToken();
+    switch (t) {
+      case START_OBJECT -> {
+        Map<String, Node> m = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String key = p.currentName();
+          int keyAt = p.currentTokenLocation().getLineNr();
+          p.nextToken();
+          m.put(key, read(p, keyAt));
+        }
+        return new Node(m, line, kl);
+      }
+      case START_ARRAY -> {
+        List<Node> l = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          l.add(read(p, 0));
+        }
+        return new Node(l, line, kl);
+      }
+      case VALUE_STRING -> {
+        return new Node(p.getText(), line, kl);
+      }
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+        return new Node(p.getNumberValue(), line, kl);
+      }
+      case VALUE_TRUE, VALUE_FALSE -> {
+        return new Node(p.getBooleanValue(), line, kl);
+      }
+      case VALUE_NULL -> {
+        return new Node(null, line, kl);
+      }
+      default -> throw new IOException("unexpected YAML token " + t + " at line " + line);
+    }
+  }
+
+  boolean present() {
+    return this != MISSING && value != null;
+  }
+
+  @SuppressWarnings("unchecked")
+  Map<String, Node> map() {
+    return value instanceof Map ? (Map<String, Node>) value : Map.of();
+  }
+
+  @SuppressWarnings("unchecked")
+  List<Node> list() {
+    return value instanceof List ? (List<Node>) value : List.of();
+  }
+
+  boolean isMap() {
+    return value instanceof Map;
+  }
+
+  Node get(String key) {
+    Node n = map().get(key);
+    return n == null ? MISSING : n;
+  }
+
+  /** Follows a path of keys; MISSING when any step is absent. */
+  Node at(String... keys) {
+    Node n = this;
+    for (String k : keys) {
+      n = n.get(k);
+    }
+    return n;
+  }
+
+  String text() {
+    return value == null || value instanceof Map || value instanceof List ? null : String.valueOf(value);
+  }
+
+  long number(long dflt) {
+    if (value instanceof Number n) {
+      return n.longValue();
+    }
+    try {
+      return value == null ? dflt : Long.parseLong(String.valueOf(value).strip());
+    } catch (NumberFormatException e) {
+      return dflt;
+    }
+  }
+}
