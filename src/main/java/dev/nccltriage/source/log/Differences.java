@@ -27,14 +27,14 @@ final class Differences {
       return out;
     }
     aspect(out, "transport", NodeFacts::transport, (n, major, count) ->
-        "uses " + n.transport() + " while " + count + " other node(s) use " + major, true);
+        "uses " + n.transport() + " while " + count + " other node(s) use " + major);
     aspect(out, "hcas", NodeFacts::hcaPorts, (n, major, count) ->
-        "NCCL sees " + n.hcaPorts() + " HCA port(s) while " + count + " other node(s) see " + major, false);
+        "NCCL sees " + n.hcaPorts() + " HCA port(s) while " + count + " other node(s) see " + major);
     aspect(out, "gdr", n -> n.netChannels().total() == 0 ? null : n.netChannels().gdr(), (n, major, count) ->
         "GPUDirect RDMA on " + n.netChannels().gdr() + " of its network channels while " + count
-            + " other node(s) have it on " + major, false);
+            + " other node(s) have it on " + major);
     aspect(out, "oob", NodeFacts::oobInterface, (n, major, count) ->
-        "out-of-band interface " + n.oobInterface() + " while " + count + " other node(s) use " + major, false);
+        "out-of-band interface " + n.oobInterface() + " while " + count + " other node(s) use " + major);
     return out;
   }
 
@@ -42,7 +42,7 @@ final class Differences {
     String what(NodeFacts n, Object majority, int majorityCount);
   }
 
-  private void aspect(List<Difference> out, String name, Function<NodeFacts, Object> key, Describe d, boolean channels) {
+  private void aspect(List<Difference> out, String name, Function<NodeFacts, Object> key, Describe d) {
     Map<Object, Integer> counts = new LinkedHashMap<>();
     for (NodeFacts n : nodes) {
       Object k = key.apply(n);
