@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
     description = "Finds why NCCL silently degraded (TCP sockets instead of RDMA, no GPUDirect RDMA, too few"
         + " HCAs, handshake on the overlay) and names the layer that owes the fix.",
     subcommands = {LogCommand.class, BwCommand.class, LintCommand.class, CheckCommand.class, PreflightCommand.class, CaptureCommand.class,
-      RulesCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class},
+      GuideCommand.class, RulesCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:healthy (nothing at or above the --fail-on threshold)",
