@@ -75,6 +75,12 @@ final class BwCommand implements Callable<Integer> {
   @Option(names = "--rate", paramLabel = "GBIT", description = "Rate of one port in Gb/s, e.g. 400.")
   Double rate;
 
+  @Option(names = "--root", paramLabel = "DIR", description = "Take the HCA count and port rate from a capture folder (nccl-triage capture).")
+  java.nio.file.Path root;
+
+  @Option(names = "--capture", paramLabel = "FILE.tar.gz", description = "Take the HCA count and port rate from a capture archive.")
+  java.nio.file.Path capture;
+
   @Option(names = "--log", paramLabel = "FILE", description = "The job's NCCL_DEBUG=INFO log, to pick between hypotheses.")
   String log;
 
@@ -85,6 +91,37 @@ final class BwCommand implements Callable<Integer> {
 
   BwCommand(Context ctx) {
     this.ctx = ctx;
+  }
+
+  private dev.nccltriage.facts.PodFacts podFromCapture() throws java.io.IOException {
+    if (root != null && capture != null) {
+      throw new NcclTriage.UsageError("--root and --capture cannot be used together");
+    }
+    java.nio.file.Path dir;
+    java.nio.file.Path tmp = null;
+    if (capture != null) {
+      tmp = java.nio.file.Files.createTempDirectory("nccl-triage-capture");
+      try {
+        dev.nccltriage.host.TarGz.extract(ctx.cwd().resolve(capture), tmp);
+      } catch (java.io.IOException e) {
+        LadderRun.deleteTree(tmp);
+        throw new NcclTriage.UsageError(capture + ": not a readable capture archive: " + e.getMessage());
+      }
+      dir = tmp;
+    } else {
+      dir = ctx.cwd().resolve(root);
+      if (!java.nio.file.Files.isDirectory(dir)) {
+        throw new NcclTriage.UsageError(root + ": --root needs a capture folder");
+      }
+    }
+    try {
+      return new dev.nccltriage.source.probe.LadderSource(new dev.nccltriage.host.HostRoot(dir),
+          new dev.nccltriage.host.ReplayRunner(dir), java.util.Map.of(), null).probe();
+    } finally {
+      if (tmp != null) {
+        LadderRun.deleteTree(tmp);
+      }
+    }
   }
 
   @Override
@@ -117,6 +154,21 @@ final class BwCommand implements Callable<Integer> {
       }
     } catch (LogInputException e) {
       throw new NcclTriage.UsageError(e.getMessage());
+    }
+    if (root != null || capture != null) {
+      // what the Pod showed: its ACTIVE ports and their slowest rate, unless given on the command line
+      dev.nccltriage.facts.PodFacts pod = podFromCapture();
+      List<dev.nccltriage.facts.PodFacts.Port> active = pod.hcas().ports().stream()
+          .filter(p -> "ACTIVE".equals(p.state())).toList();
+      // the node's capacity is its HCAs (sysfs lists them all), not just those the Pod was given:
+      // a Pod with 2 of 8 NICs must read as "few NICs", not as healthy against 2 NICs' worth
+      if (hcas == null && (!active.isEmpty() || !pod.hcas().onNode().isEmpty())) {
+        hcas = Math.max(active.size(), pod.hcas().onNode().size());
+      }
+      if (rate == null) {
+        rate = active.stream().map(dev.nccltriage.facts.PodFacts.Port::rateGbps).filter(r -> r != null)
+            .min(Double::compare).orElse(null);
+      }
     }
     FactSet facts = BwFactSet.from(run, hcas, rate, logFacts == null ? null : LogFactSet.from(logFacts, hcas));
     Engine engine = new Engine(rules);
