@@ -93,37 +93,6 @@ final class BwCommand implements Callable<Integer> {
     this.ctx = ctx;
   }
 
-  private dev.nccltriage.facts.PodFacts podFromCapture() throws java.io.IOException {
-    if (root != null && capture != null) {
-      throw new NcclTriage.UsageError("--root and --capture cannot be used together");
-    }
-    java.nio.file.Path dir;
-    java.nio.file.Path tmp = null;
-    if (capture != null) {
-      tmp = java.nio.file.Files.createTempDirectory("nccl-triage-capture");
-      try {
-        dev.nccltriage.host.TarGz.extract(ctx.cwd().resolve(capture), tmp);
-      } catch (java.io.IOException e) {
-        LadderRun.deleteTree(tmp);
-        throw new NcclTriage.UsageError(capture + ": not a readable capture archive: " + e.getMessage());
-      }
-      dir = tmp;
-    } else {
-      dir = ctx.cwd().resolve(root);
-      if (!java.nio.file.Files.isDirectory(dir)) {
-        throw new NcclTriage.UsageError(root + ": --root needs a capture folder");
-      }
-    }
-    try {
-      return new dev.nccltriage.source.probe.LadderSource(new dev.nccltriage.host.HostRoot(dir),
-          new dev.nccltriage.host.ReplayRunner(dir), java.util.Map.of(), null).probe();
-    } finally {
-      if (tmp != null) {
-        LadderRun.deleteTree(tmp);
-      }
-    }
-  }
-
   @Override
   public Integer call() throws Exception {
     if (hcas != null && hcas < 1) {
@@ -157,7 +126,7 @@ final class BwCommand implements Callable<Integer> {
     }
     if (root != null || capture != null) {
       // what the Pod showed: its ACTIVE ports and their slowest rate, unless given on the command line
-      dev.nccltriage.facts.PodFacts pod = podFromCapture();
+      dev.nccltriage.facts.PodFacts pod = Roots.replay(ctx, root, capture);
       List<dev.nccltriage.facts.PodFacts.Port> active = pod.hcas().ports().stream()
           .filter(p -> "ACTIVE".equals(p.state())).toList();
       // the node's capacity is its HCAs (sysfs lists them all), not just those the Pod was given:

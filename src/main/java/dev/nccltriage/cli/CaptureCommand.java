@@ -91,7 +91,7 @@ final class CaptureCommand implements Callable<Integer> {
       }
     } finally {
       if (archive) {
-        LadderRun.deleteTree(dir);
+        Roots.deleteTree(dir);
       }
     }
     ctx.err().println("nccl-triage: capture written to " + output + (redact ? " (redacted)" : "")

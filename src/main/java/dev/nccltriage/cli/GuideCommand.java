@@ -7,9 +7,6 @@ import dev.nccltriage.facts.LogFactSet;
 import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.facts.PodFactSet;
 import dev.nccltriage.facts.PodFacts;
-import dev.nccltriage.host.HostRoot;
-import dev.nccltriage.host.ReplayRunner;
-import dev.nccltriage.host.TarGz;
 import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.report.TextReport;
@@ -19,7 +16,6 @@ import dev.nccltriage.rules.RuleLoader;
 import dev.nccltriage.rules.Verdict;
 import dev.nccltriage.source.log.LogInputException;
 import dev.nccltriage.source.log.NcclLogSource;
-import dev.nccltriage.source.probe.LadderSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -295,35 +291,8 @@ final class GuideCommand implements Callable<Integer> {
     if (root == null && capture == null) {
       return null;
     }
-    if (root != null && capture != null) {
-      throw new NcclTriage.UsageError("--root and --capture cannot be used together");
-    }
-    Path extracted = null;
-    try {
-      Path dir;
-      if (capture != null) {
-        extracted = Files.createTempDirectory("nccl-triage-capture");
-        try {
-          TarGz.extract(ctx.cwd().resolve(capture), extracted);
-        } catch (IOException e) {
-          throw new NcclTriage.UsageError(capture + ": not a readable capture archive: " + e.getMessage());
-        }
-        dir = extracted;
-      } else {
-        dir = ctx.cwd().resolve(root);
-        if (!Files.isDirectory(dir)) {
-          throw new NcclTriage.UsageError(root + ": --root needs a directory (a capture folder)");
-        }
-      }
-      PodFacts pod = new LadderSource(new HostRoot(dir), new ReplayRunner(dir), ctx.env(), null).probe();
-      PodFactSet.add(facts, pod, new Expectations(expectHcas, null, null, null), logGiven);
-      return pod;
-    } catch (IOException e) {
-      throw new NcclTriage.UsageError("cannot prepare the capture: " + e.getMessage());
-    } finally {
-      if (extracted != null) {
-        LadderRun.deleteTree(extracted);
-      }
-    }
+    PodFacts pod = Roots.replay(ctx, root, capture);
+    PodFactSet.add(facts, pod, new Expectations(expectHcas, null, null, null), logGiven);
+    return pod;
   }
 }

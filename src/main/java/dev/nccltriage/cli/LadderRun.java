@@ -11,7 +11,6 @@ import dev.nccltriage.host.CommandRunner;
 import dev.nccltriage.host.ExecRunner;
 import dev.nccltriage.host.HostRoot;
 import dev.nccltriage.host.ReplayRunner;
-import dev.nccltriage.host.TarGz;
 import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.rules.Engine;
@@ -23,13 +22,9 @@ import dev.nccltriage.rules.Verdict;
 import dev.nccltriage.source.log.LogInputException;
 import dev.nccltriage.source.log.NcclLogSource;
 import dev.nccltriage.source.probe.LadderSource;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /** Wires check and preflight: root and runner, probes, optional log, rules, one report. */
 final class LadderRun {
@@ -43,28 +38,7 @@ final class LadderRun {
     } catch (RuleFileException e) {
       throw new NcclTriage.UsageError(e.getMessage());
     }
-    Path extracted = null;
-    try {
-      Path rootDir;
-      if (o.capture != null) {
-        if (o.root != null) {
-          throw new NcclTriage.UsageError("--root and --capture cannot be used together");
-        }
-        extracted = Files.createTempDirectory("nccl-triage-capture");
-        try {
-          TarGz.extract(ctx.cwd().resolve(o.capture), extracted);
-        } catch (IOException e) {
-          throw new NcclTriage.UsageError(o.capture + ": not a readable capture archive: " + e.getMessage());
-        }
-        rootDir = extracted;
-      } else if (o.root != null) {
-        rootDir = ctx.cwd().resolve(o.root);
-        if (!Files.isDirectory(rootDir)) {
-          throw new NcclTriage.UsageError(o.root + ": --root needs a directory (a capture folder, or /)");
-        }
-      } else {
-        rootDir = Path.of("/");
-      }
+    return Roots.with(ctx, o.root, o.capture, rootDir -> {
       HostRoot root = new HostRoot(rootDir);
       CommandRunner runner = root.live()
           ? new BuiltinRunner(new ExecRunner(Duration.ofSeconds(o.timeout), ctx.env(), 1 << 20))
@@ -88,20 +62,7 @@ final class LadderRun {
       return new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), command,
           logFacts == null ? List.of() : logFacts.inputs(), steps, pod,
           logFacts == null ? null : LogSection.of(logFacts), verdict, null);
-    } catch (IOException e) {
-      throw new NcclTriage.UsageError("cannot prepare the capture: " + e.getMessage());
-    } finally {
-      if (extracted != null) {
-        deleteTree(extracted);
-      }
-    }
+    });
   }
 
-  static void deleteTree(Path dir) {
-    try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // a temp dir left behind is harmless
-    }
-  }
 }

@@ -1,0 +1,67 @@
+package dev.nccltriage.cli;
+
+import dev.nccltriage.facts.PodFacts;
+import dev.nccltriage.host.HostRoot;
+import dev.nccltriage.host.ReplayRunner;
+import dev.nccltriage.host.TarGz;
+import dev.nccltriage.source.probe.LadderSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * Where the ladder reads from: "/" on the host, a capture folder (--root) or a capture archive
+ * (--capture, unpacked to a temporary folder that is removed afterwards). One place for every
+ * command that takes these options.
+ */
+final class Roots {
+  private Roots() {}
+
+  /** Runs {@code fn} on the root folder the options name ("/" when neither is given). */
+  static <T> T with(Context ctx, Path root, Path capture, Function<Path, T> fn) {
+    if (root != null && capture != null) {
+      throw new NcclTriage.UsageError("--root and --capture cannot be used together");
+    }
+    if (capture == null) {
+      Path dir = root == null ? Path.of("/") : ctx.cwd().resolve(root);
+      if (!Files.isDirectory(dir)) {
+        throw new NcclTriage.UsageError(root + ": --root needs a directory (a capture folder, or /)");
+      }
+      return fn.apply(dir);
+    }
+    Path extracted;
+    try {
+      extracted = Files.createTempDirectory("nccl-triage-capture");
+    } catch (IOException e) {
+      throw new NcclTriage.UsageError("cannot prepare the capture: " + e.getMessage());
+    }
+    try {
+      try {
+        TarGz.extract(ctx.cwd().resolve(capture), extracted);
+      } catch (IOException e) {
+        throw new NcclTriage.UsageError(capture + ": not a readable capture archive: " + e.getMessage());
+      }
+      return fn.apply(extracted);
+    } finally {
+      deleteTree(extracted);
+    }
+  }
+
+  /** The pod facts of a capture folder or archive, replayed (nothing is run). */
+  static PodFacts replay(Context ctx, Path root, Path capture) {
+    return with(ctx, root, capture,
+        dir -> new LadderSource(new HostRoot(dir), new ReplayRunner(dir), Map.of(), null).probe());
+  }
+
+  static void deleteTree(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a temporary folder left behind is harmless
+    }
+  }
+}
