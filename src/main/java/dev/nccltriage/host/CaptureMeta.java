@@ -39,11 +39,15 @@ public final class CaptureMeta {
     entries.forEach((k, v) -> all.put(k, v == null ? "" : v));
     StringBuilder sb = new StringBuilder();
     all.forEach((k, v) -> sb.append(escape(k, true)).append('=').append(escape(v, false)).append('\n'));
-    Path file = captureDir.resolve(CaptureLayout.META);
+    writeAtomically(captureDir.resolve(CaptureLayout.META), sb, StandardCharsets.ISO_8859_1);
+  }
+
+  /** Writes through a temporary file and a rename, so a reader never sees half a file. */
+  static void writeAtomically(Path file, CharSequence text, java.nio.charset.Charset cs) throws IOException {
     Files.createDirectories(file.getParent());
     Path tmp = Files.createTempFile(file.getParent(), ".capture", ".tmp");
     try {
-      Files.writeString(tmp, sb, StandardCharsets.ISO_8859_1);
+      Files.writeString(tmp, text, cs);
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } finally {
       Files.deleteIfExists(tmp);

@@ -263,15 +263,7 @@ public final class CaptureWriter implements ReadListener {
       }
     });
     synchronized (lock) {
-      Path env = capture.resolve(CaptureLayout.ENV);
-      Files.createDirectories(env.getParent());
-      Path tmp = Files.createTempFile(env.getParent(), ".env", ".tmp");
-      try {
-        Files.writeString(tmp, sb, StandardCharsets.UTF_8);
-        Files.move(tmp, env, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
+      CaptureMeta.writeAtomically(capture.resolve(CaptureLayout.ENV), sb, StandardCharsets.UTF_8);
     }
   }
 
