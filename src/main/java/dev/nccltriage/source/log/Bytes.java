@@ -30,6 +30,16 @@ final class Bytes {
     return (x - ONES) & ~x & HIGHS;
   }
 
+  /**
+   * Index (0-7) of the lowest byte whose high bit is set in a mask built like {@link #zeroBytes}.
+   * Long.numberOfTrailingZeros is not an intrinsic of C1 on Java 17 (the launcher runs C1 only),
+   * and this multiply is: isolate the lowest bit (at 8k+7), move it to 8k, and let the multiply
+   * carry the constant byte holding k into the top byte.
+   */
+  static int firstMarkedByte(long mask) {
+    return (int) ((((mask & -mask) >>> 7) * 0x0001020304050607L) >>> 56);
+  }
+
   static long word(byte[] a, int i) {
     return (long) LONG.get(a, i);
   }
@@ -41,7 +51,7 @@ final class Bytes {
     for (; i + 8 <= to; i += 8) {
       long z = zeroBytes(word(a, i) ^ pat);
       if (z != 0) {
-        return i + (Long.numberOfTrailingZeros(z) >>> 3);
+        return i + firstMarkedByte(z);
       }
     }
     for (; i < to; i++) {

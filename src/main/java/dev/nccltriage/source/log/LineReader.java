@@ -111,7 +111,7 @@ final class LineReader {
       long w = Bytes.word(a, i);
       long control = (w - SPACES) & ~w & HIGHS;
       while (control != 0) {
-        int at = i + (Long.numberOfTrailingZeros(control) >>> 3);
+        int at = i + Bytes.firstMarkedByte(control);
         byte c = a[at];
         if (c == '\n') {
           return at;

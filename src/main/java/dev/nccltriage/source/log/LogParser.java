@@ -26,8 +26,11 @@ final class LogParser implements LineSink {
   private final Prefix prefix = new Prefix();
   private final Prefix gluedPrefix = new Prefix();
   private byte[] scratch = new byte[256];
+  // The last placed line's bytes from its start through its envelope: prefix [0, lastPrefixLength)
+  // and, when the envelope was "NCCL INFO ", the whole [0, lastInfoLength) (else lastInfoLength -1).
   private byte[] lastPrefix = new byte[128];
   private int lastPrefixLength = -1;
+  private int lastInfoLength = -1;
   private ProcessState lastProcess;
 
   LogParser(LogAccumulator acc, String source) {
@@ -62,11 +65,10 @@ final class LogParser implements LineSink {
 
   /** Parses one NCCL record starting in [s, e); returns false if nothing NCCL-like was found. */
   private boolean segment(byte[] b, int s, int e, boolean glued) {
-    int n = lastPrefixLength;
-    if (!glued && n > 0 && e - s > n + 10 && Bytes.equal(b, s, lastPrefix, n)
-        && startsWith(b, s + n, e, NCCL_INFO)) {
+    int n = lastInfoLength;
+    if (!glued && n > 0 && e - s > n && Bytes.equal(b, s, lastPrefix, n)) {
       // same thread as the line before: skip the search for the envelope and the prefix
-      return record(b, s, s + n, s + n + NCCL_INFO.length, e, false, lastProcess);
+      return record(b, s, s + n - NCCL_INFO.length, s + n, e, false, lastProcess);
     }
     int at = indexOf(b, s, e, NCCL);
     while (at >= 0) {
@@ -113,7 +115,7 @@ final class LogParser implements LineSink {
    */
   private boolean record(byte[] b, int s, int lvl, int msg, int e, boolean glued, ProcessState known) {
     acc.ncclLines++;
-    ProcessState proc = known != null ? known : process(b, s, lvl, glued);
+    ProcessState proc = known != null ? known : process(b, s, lvl, msg, glued);
     if (msg < e && (b[msg] == 'C' || b[msg] == 'R')) {
       // Channel lines are most of a large log: parse first, then look for a glued record only in
       // the tail the channel parser did not read.
@@ -152,7 +154,7 @@ final class LogParser implements LineSink {
    * The process that printed the record. Consecutive lines of one thread share their prefix
    * byte for byte, so the previous answer is reused without parsing when the bytes match.
    */
-  private ProcessState process(byte[] b, int s, int lvl, boolean glued) {
+  private ProcessState process(byte[] b, int s, int lvl, int msg, boolean glued) {
     int n = lvl - s;
     if (lastProcess != null && !glued && n == lastPrefixLength && Bytes.equal(b, s, lastPrefix, n)) {
       return lastProcess;
@@ -163,11 +165,14 @@ final class LogParser implements LineSink {
       proc.devices |= 1L << prefix.device;
     }
     if (!glued) {
-      if (lastPrefix.length < n) {
-        lastPrefix = new byte[Math.max(n, 2 * lastPrefix.length)];
+      boolean info = msg - lvl == NCCL_INFO.length && startsWith(b, lvl, msg, NCCL_INFO);
+      int keep = info ? msg - s : n;
+      if (lastPrefix.length < keep) {
+        lastPrefix = new byte[Math.max(keep, 2 * lastPrefix.length)];
       }
-      System.arraycopy(b, s, lastPrefix, 0, n);
+      System.arraycopy(b, s, lastPrefix, 0, keep);
       lastPrefixLength = n;
+      lastInfoLength = info ? keep : -1;
       lastProcess = proc;
     }
     return proc;

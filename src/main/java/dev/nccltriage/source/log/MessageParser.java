@@ -12,6 +12,7 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  */
 final class MessageParser {
   private static final byte[] CHANNEL = ascii("Channel ");
+  private static final long CHANNEL_WORD = Bytes.word(CHANNEL, 0);
   private static final byte[] RING = ascii("Ring ");
   private static final byte[] VIA = ascii(" via ");
   private static final byte[] NET = ascii("NET/");
@@ -22,7 +23,6 @@ final class MessageParser {
   private static final byte[] USING_NETWORK = ascii("Using network ");
   private static final byte[] USING_INTERNAL = ascii("Using internal Network ");
   private static final byte[] COMM = ascii("comm 0x");
-  private static final byte[] SP_COMM = ascii(" comm 0x");
   private static final byte[] RANK = ascii(" rank ");
   private static final byte[] NRANKS_UPPER = ascii(" nRanks ");
   private static final byte[] NRANKS = ascii(" nranks ");
@@ -62,7 +62,7 @@ final class MessageParser {
     ProcessState p = proc;
     switch (b[m]) {
       case 'C':
-        if (startsWith(b, m, e, CHANNEL)) {
+        if (e - m >= CHANNEL.length && Bytes.word(b, m) == CHANNEL_WORD) {
           return channel(p(p), b, m, e);
         }
         if (startsWith(b, m, e, CONNECTED_RINGS)) {
@@ -113,10 +113,22 @@ final class MessageParser {
       default:
         break;
     }
-    if (indexOf(b, m, Math.min(e, m + 64), SP_COMM) >= 0) {
+    if (spacedComm(b, m, Math.min(e, m + 64)) >= 0) {
       return comm(p(p), b, m, e);
     }
     return RareMessages.mayMatch(b, m, e) && rare.parse(p, b, m, e, this);
+  }
+
+  /**
+   * " comm 0x" in [m, to). Searched from its 'c', which is rarer than the space in messages (the
+   * test runs on every message that no family claimed).
+   */
+  private static int spacedComm(byte[] b, int m, int to) {
+    int at = indexOf(b, m + 1, to, COMM);
+    while (at >= 0 && b[at - 1] != ' ') {
+      at = indexOf(b, at + 1, to, COMM);
+    }
+    return at;
   }
 
   ProcessState p(ProcessState p) {
@@ -217,20 +229,30 @@ final class MessageParser {
     boolean receive = false;
     if (i + 2 < e && b[i] == ' ' && b[i + 1] == '[') {
       receive = b[i + 2] == 'r';
-      int close = Bytes.indexOfByte(b, i + 2, e, (byte) ']');
-      if (close < 0) {
+      int close = i + 2;
+      while (close < e && b[close] != ']') {
+        close++;
+      }
+      if (close == e) {
         return false;
       }
       i = close + 1;
     }
-    if (!startsWith(b, i, e, VIA)) {
+    // " via " and "NET/" spelled out: this runs for most lines of a large log, and C1 (the
+    // launcher's compiler) does not inline a startsWith call
+    if (i + 5 > e || b[i] != ' ' || b[i + 1] != 'v' || b[i + 2] != 'i' || b[i + 3] != 'a' || b[i + 4] != ' ') {
       return false;
     }
     i += VIA.length;
-    if (!startsWith(b, i, e, NET)) {
+    if (i + 4 > e || b[i] != 'N' || b[i + 1] != 'E' || b[i + 2] != 'T' || b[i + 3] != '/') {
       p.localChannels++;
       slot.record(p.localChannelEvidence);
-      consumed = i;
+      // a glued record needs a space ("NCCL INFO"): none left means nothing more to look at
+      int t = i;
+      while (t < e && b[t] != ' ') {
+        t++;
+      }
+      consumed = t == e ? e : i;
       return true;
     }
     int nameStart = i + NET.length;
@@ -264,10 +286,14 @@ final class MessageParser {
     return true;
   }
 
+  /** Past "[...]" at i (the cudaDev after a rank: a few bytes, so a plain loop). */
   private static int skipBracket(byte[] b, int i, int e) {
     if (i < e && b[i] == '[') {
-      int close = Bytes.indexOfByte(b, i, e, (byte) ']');
-      return close < 0 ? e : close + 1;
+      int j = i + 1;
+      while (j < e && b[j] != ']') {
+        j++;
+      }
+      return j < e ? j + 1 : e;
     }
     return i;
   }
