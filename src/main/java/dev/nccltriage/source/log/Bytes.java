@@ -85,14 +85,19 @@ final class Bytes {
 
   /** Whether a[from, from+n) equals b[0, n), compared eight bytes at a time. */
   static boolean equal(byte[] a, int from, byte[] b, int n) {
+    return equal(a, from, b, 0, n);
+  }
+
+  /** Whether a[from, from+n) equals b[bFrom, bFrom+n), compared eight bytes at a time. */
+  static boolean equal(byte[] a, int from, byte[] b, int bFrom, int n) {
     int i = 0;
     for (; i + 8 <= n; i += 8) {
-      if (word(a, from + i) != word(b, i)) {
+      if (word(a, from + i) != word(b, bFrom + i)) {
         return false;
       }
     }
     for (; i < n; i++) {
-      if (a[from + i] != b[i]) {
+      if (a[from + i] != b[bFrom + i]) {
         return false;
       }
     }

@@ -26,11 +26,9 @@ final class LogParser implements LineSink {
   private final Prefix prefix = new Prefix();
   private final Prefix gluedPrefix = new Prefix();
   private byte[] scratch = new byte[256];
-  // The last placed line's bytes from its start through its envelope: prefix [0, lastPrefixLength)
-  // and, when the envelope was "NCCL INFO ", the whole [0, lastInfoLength) (else lastInfoLength -1).
+  private final PrefixCache prefixes = new PrefixCache();
   private byte[] lastPrefix = new byte[128];
   private int lastPrefixLength = -1;
-  private int lastInfoLength = -1;
   private ProcessState lastProcess;
 
   LogParser(LogAccumulator acc, String source) {
@@ -65,10 +63,11 @@ final class LogParser implements LineSink {
 
   /** Parses one NCCL record starting in [s, e); returns false if nothing NCCL-like was found. */
   private boolean segment(byte[] b, int s, int e, boolean glued) {
-    int n = lastInfoLength;
-    if (!glued && n > 0 && e - s > n && Bytes.equal(b, s, lastPrefix, n)) {
-      // same thread as the line before: skip the search for the envelope and the prefix
-      return record(b, s, s + n - NCCL_INFO.length, s + n, e, false, lastProcess);
+    ProcessState known = glued ? null : prefixes.find(b, s, e);
+    if (known != null) {
+      // a thread seen before: skip the search for the envelope and the prefix
+      int n = prefixes.hitLength;
+      return record(b, s, s + n - NCCL_INFO.length, s + n, e, false, known);
     }
     int at = indexOf(b, s, e, NCCL);
     while (at >= 0) {
@@ -165,15 +164,15 @@ final class LogParser implements LineSink {
       proc.devices |= 1L << prefix.device;
     }
     if (!glued) {
-      boolean info = msg - lvl == NCCL_INFO.length && startsWith(b, lvl, msg, NCCL_INFO);
-      int keep = info ? msg - s : n;
-      if (lastPrefix.length < keep) {
-        lastPrefix = new byte[Math.max(keep, 2 * lastPrefix.length)];
+      if (lastPrefix.length < n) {
+        lastPrefix = new byte[Math.max(n, 2 * lastPrefix.length)];
       }
-      System.arraycopy(b, s, lastPrefix, 0, keep);
+      System.arraycopy(b, s, lastPrefix, 0, n);
       lastPrefixLength = n;
-      lastInfoLength = info ? keep : -1;
       lastProcess = proc;
+      if (msg - lvl == NCCL_INFO.length && startsWith(b, lvl, msg, NCCL_INFO)) {
+        prefixes.put(b, s, msg - s, proc);
+      }
     }
     return proc;
   }
