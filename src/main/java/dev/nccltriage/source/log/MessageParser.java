@@ -40,8 +40,8 @@ final class MessageParser {
   private ProcessState unattributed;
   /** Where the last fast-parsed channel line ended; -1 when the parser read the whole message. */
   int consumed = -1;
-  private byte[] lastNetName = new byte[0];
-  private String lastNetNameString = "";
+  private final java.util.List<byte[]> netNameBytes = new java.util.ArrayList<>();
+  private final java.util.List<String> netNames = new java.util.ArrayList<>();
 
   MessageParser(LogAccumulator acc, EvidenceSlot slot) {
     this.acc = acc;
@@ -364,20 +364,24 @@ final class MessageParser {
     }
   }
 
-  /** Interns network names so the per-line path allocates nothing for a repeated name. */
+  /**
+   * Interns network names so the per-line path allocates nothing for a repeated name, and so each
+   * name is one String: ProcessState.channels compares names by identity.
+   */
   private String netName(byte[] b, int from, int to) {
     int n = to - from;
-    if (n == lastNetName.length) {
-      boolean same = true;
-      for (int i = 0; i < n && same; i++) {
-        same = b[from + i] == lastNetName[i];
-      }
-      if (same) {
-        return lastNetNameString;
+    for (int k = 0; k < netNames.size(); k++) {
+      byte[] known = netNameBytes.get(k);
+      if (known.length == n && Bytes.equal(b, from, known, n)) {
+        return netNames.get(k);
       }
     }
-    lastNetName = java.util.Arrays.copyOfRange(b, from, to);
-    lastNetNameString = Bytes.text(b, from, to);
-    return lastNetNameString;
+    String name = Bytes.text(b, from, to);
+    if (netNames.size() < 32) { // a log names a handful; garbage must not grow the list
+      netNameBytes.add(java.util.Arrays.copyOfRange(b, from, to));
+      netNames.add(name);
+    }
+    return name;
   }
+
 }

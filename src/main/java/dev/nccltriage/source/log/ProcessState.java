@@ -69,9 +69,14 @@ final class ProcessState {
     if (network == lastNetwork) { // interned by the parser: identity is the common case
       return lastCounter;
     }
+    ChannelCounter c = netChannels.get(network);
+    if (c == null) {
+      c = new ChannelCounter(evidence);
+      netChannels.put(network, c);
+    }
     lastNetwork = network;
-    lastCounter = netChannels.computeIfAbsent(network, k -> new ChannelCounter(evidence));
-    return lastCounter;
+    lastCounter = c;
+    return c;
   }
 
   void seeRank(int rank) {

@@ -41,6 +41,7 @@ final class RareMessages {
       Pattern.compile("GPU Direct RDMA \\((?:nvidia-peermem|DMABUF)\\) enabled for HCA");
   private static final Pattern ENV =
       Pattern.compile("^(NCCL_[A-Z0-9_]+) set (?:by environment )?to (.*?)$");
+  private static final String PLUGIN_ENV_TEXT = "Plugin name set by env to ";
   private static final Pattern PLUGIN_ENV =
       Pattern.compile("(?:NET/Plugin ?: )?Plugin name set by env to (\\S+)");
   private static final Pattern VERBS =
@@ -72,8 +73,10 @@ final class RareMessages {
 
   private final LogAccumulator acc;
   private final EvidenceSlot slot;
-  private String lastHcaText;
-  private List<Hca> lastHcas;
+  // Bounded memos for lines every process prints alike (values are immutable, so sharing is safe)
+  private static final int MEMO_LIMIT = 1024;
+  private final java.util.Map<String, IbUsing> ibUsingSeen = new java.util.HashMap<>();
+  private final java.util.Map<String, Iface> ifaceSeen = new java.util.HashMap<>();
 
   RareMessages(LogAccumulator acc, EvidenceSlot slot) {
     this.acc = acc;
@@ -139,7 +142,7 @@ final class RareMessages {
       ProcessState p = owner.p(proc);
       if (m.find()) {
         if (p.bootstrap == null) {
-          p.bootstrap = iface(m.group(1));
+          p.bootstrap = ifaceOf(m.group(1));
         }
         slot.record(p.bootstrapEvidence);
         return true;
@@ -153,8 +156,8 @@ final class RareMessages {
       slot.record(acc.dmabuf);
       return true;
     }
-    Matcher pe = PLUGIN_ENV.matcher(msg);
-    if (pe.find()) {
+    Matcher pe = msg.contains(PLUGIN_ENV_TEXT) ? PLUGIN_ENV.matcher(msg) : null;
+    if (pe != null && pe.find()) {
       env("NCCL_NET_PLUGIN", pe.group(1));
       return true;
     }
@@ -167,8 +170,8 @@ final class RareMessages {
     }
     if (msg.startsWith("NET/Plugin")) {
       // printed by every process: only a few shapes matter here
-      Matcher pe = PLUGIN_ENV.matcher(msg);
-      if (pe.find()) {
+      Matcher pe = msg.contains(PLUGIN_ENV_TEXT) ? PLUGIN_ENV.matcher(msg) : null;
+      if (pe != null && pe.find()) {
         env("NCCL_NET_PLUGIN", pe.group(1));
         return true;
       }
@@ -180,24 +183,21 @@ final class RareMessages {
       slot.record(p.ibNoDevice);
       return true;
     }
-    Matcher m = IB_USING.matcher(msg);
-    if (m.find()) {
-      // every process of a node prints the same list: parse it once, share the result
-      List<Hca> hcas = m.group(1).equals(lastHcaText) ? lastHcas : hcas(m.group(1));
-      lastHcaText = m.group(1);
-      lastHcas = hcas;
-      if (hcas.isEmpty()) {
+    IbUsing using = ibUsing(msg);
+    if (using != null) {
+      if (using.hcas.isEmpty()) {
         p.hcaListEmpty = true;
       } else if (p.hcas == null) {
-        p.hcas = hcas;
-        p.relaxedOrdering = m.group(2) != null;
+        p.hcas = using.hcas;
+        p.relaxedOrdering = using.relaxedOrdering;
       }
       if (p.oob == null) {
-        p.oob = iface(m.group(3).trim());
+        p.oob = using.oob;
       }
       slot.record(p.ibUsingEvidence);
       return true;
     }
+    Matcher m;
     if ((m = IB_SIDEBAND.matcher(msg)).find()) {
       if (p.oob == null) {
         p.oob = new Iface(m.group(1), null);
@@ -219,7 +219,7 @@ final class RareMessages {
       List<Iface> ifs = new ArrayList<>();
       Matcher e = SOCKET_ENTRY.matcher(m.group(1));
       while (e.find()) {
-        ifs.add(iface(e.group(1)));
+        ifs.add(ifaceOf(e.group(1)));
       }
       if (p.socketIfaces == null) {
         p.socketIfaces = ifs;
@@ -228,7 +228,7 @@ final class RareMessages {
       return true;
     }
     if ((m = OLD_NET_IFACE.matcher(msg)).find()) {
-      Iface f = iface(m.group(1));
+      Iface f = ifaceOf(m.group(1));
       if (p.socketIfaces == null) {
         p.socketIfaces = new ArrayList<>();
       }
@@ -245,6 +245,28 @@ final class RareMessages {
       return true;
     }
     return errors(p, msg);
+  }
+
+  private record IbUsing(List<Hca> hcas, boolean relaxedOrdering, Iface oob) {}
+
+  /**
+   * "NET/IB : Using [0]mlx5_0:1/IB ... ; OOB eth0:..." parsed, or null. Every process of a node
+   * prints the same line, once per process (thousands in an elastic job's log): remembered by text.
+   */
+  private IbUsing ibUsing(String msg) {
+    IbUsing known = ibUsingSeen.get(msg);
+    if (known != null) {
+      return known;
+    }
+    Matcher m = IB_USING.matcher(msg);
+    if (!m.find()) {
+      return null;
+    }
+    IbUsing u = new IbUsing(hcas(m.group(1)), m.group(2) != null, ifaceOf(m.group(3).trim()));
+    if (ibUsingSeen.size() < MEMO_LIMIT) {
+      ibUsingSeen.put(msg, u);
+    }
+    return u;
   }
 
   static List<Hca> hcas(String list) {
@@ -275,6 +297,17 @@ final class RareMessages {
 
   private static Hca entry(Matcher e) {
     return new Hca(Integer.parseInt(e.group(1)), e.group(2), Integer.parseInt(e.group(3)), e.group(4), null);
+  }
+
+  private Iface ifaceOf(String s) {
+    Iface known = ifaceSeen.get(s);
+    if (known == null) {
+      known = iface(s);
+      if (ifaceSeen.size() < MEMO_LIMIT) {
+        ifaceSeen.put(s, known);
+      }
+    }
+    return known;
   }
 
   static Iface iface(String s) {
@@ -315,10 +348,24 @@ final class RareMessages {
 
   private void env(String name, String value) {
     String v = value.strip();
-    if (v.endsWith(".") && v.length() > 1 && v.substring(0, v.length() - 1).matches("-?\\d+")) {
+    if (v.endsWith(".") && isInteger(v, v.length() - 1)) {
       v = v.substring(0, v.length() - 1);
     }
     slot.record(acc.env(name, v));
+  }
+
+  /** Whether s[0, end) is "-?digits" (NCCL ends "NCCL_X set by environment to 0." with a dot). */
+  private static boolean isInteger(String s, int end) {
+    int i = end > 0 && s.charAt(0) == '-' ? 1 : 0;
+    if (i == end) {
+      return false;
+    }
+    for (; i < end; i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private boolean errors(ProcessState p, String msg) {
@@ -387,14 +434,15 @@ final class RareMessages {
     return msg.startsWith("NET/Plugin") || msg.startsWith("NET/IB") || msg.startsWith("NET/Socket");
   }
 
+  /** NET/Plugin lines, printed by every process: a substring test before each expression. */
   private boolean pluginLines(ProcessState p, String msg) {
-    Matcher m = PLUGIN_LOAD_FAILED.matcher(msg);
-    if (m.find()) {
+    Matcher m = msg.contains("Plugin load returned") ? PLUGIN_LOAD_FAILED.matcher(msg) : null;
+    if (m != null && m.find()) {
       return m.group(2).contains("No such file") || m.group(2).contains("cannot open shared object")
           || error(p, ErrorKind.NET_PLUGIN_LOAD, m.group(2), null);
     }
-    m = PLUGIN_LOADED.matcher(msg);
-    if (m.find()) {
+    m = msg.contains("Loaded net plugin") ? PLUGIN_LOADED.matcher(msg) : null;
+    if (m != null && m.find()) {
       String name = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
       slot.record(acc.pluginsLoaded.computeIfAbsent(name, k -> new dev.nccltriage.evidence.EvidenceList()));
       return true;
