@@ -83,6 +83,18 @@ final class Bytes {
     return -1;
   }
 
+  /**
+   * Index of " " + {@code word} in [from, to), or -1. Searched from the word's first byte: spaces
+   * are the most common byte in a message, so a search that starts from one stops at every word.
+   */
+  static int indexOfSpaced(byte[] a, int from, int to, byte[] word) {
+    int at = indexOf(a, from + 1, to, word);
+    while (at >= 0 && a[at - 1] != ' ') {
+      at = indexOf(a, at + 1, to, word);
+    }
+    return at < 0 ? -1 : at - 1;
+  }
+
   /** Whether a[from, from+n) equals b[0, n), compared eight bytes at a time. */
   static boolean equal(byte[] a, int from, byte[] b, int n) {
     return equal(a, from, b, 0, n);
@@ -95,6 +107,9 @@ final class Bytes {
       if (word(a, from + i) != word(b, bFrom + i)) {
         return false;
       }
+    }
+    if (i < n && n >= 8) { // the tail as one word that overlaps the last compared one
+      return word(a, from + n - 8) == word(b, bFrom + n - 8);
     }
     for (; i < n; i++) {
       if (a[from + i] != b[bFrom + i]) {

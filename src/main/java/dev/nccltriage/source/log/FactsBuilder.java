@@ -24,6 +24,7 @@ final class FactsBuilder {
   private final LogAccumulator acc;
   private final List<InputStats> inputs;
   private final Map<String, List<Evidence>> evidence = new LinkedHashMap<>();
+  private final Map<List<Hca>, Set<String>> portsOfList = new java.util.IdentityHashMap<>();
 
   FactsBuilder(LogAccumulator acc, List<InputStats> inputs) {
     this.acc = acc;
@@ -83,6 +84,7 @@ final class FactsBuilder {
     Boolean rdma = NetworkKind.rdma(transports);
 
     List<Hca> hcas = new ArrayList<>();
+    Set<List<Hca>> listsSeen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     Set<String> seenPorts = new LinkedHashSet<>();
     int minPorts = Integer.MAX_VALUE;
     boolean ro = false;
@@ -92,9 +94,11 @@ final class FactsBuilder {
         continue;
       }
       ro |= p.relaxedOrdering;
-      Set<String> mine = new java.util.HashSet<>();
+      minPorts = Math.min(minPorts, ports(list).size());
+      if (!listsSeen.add(list)) {
+        continue; // the same list (parsed once per distinct line) adds no port a second time
+      }
       for (Hca h : list) {
-        h.ports().forEach(x -> mine.add(x.name() + ":" + x.port()));
         boolean added = false;
         for (Hca port : h.ports()) {
           added |= seenPorts.add(port.name() + ":" + port.port());
@@ -103,7 +107,6 @@ final class FactsBuilder {
           hcas.add(h);
         }
       }
-      minPorts = Math.min(minPorts, mine.size());
     }
     Integer hcaPorts = seenPorts.isEmpty() ? null : seenPorts.size();
     Set<String> linkLayers = new TreeSet<>();
@@ -223,7 +226,7 @@ final class FactsBuilder {
       localRanks = Math.max(localRanks, p.localRanks);
       List<Hca> list = p.hcas != null ? p.hcas : p.perLineHcas.isEmpty() ? null : p.perLineHcas;
       if (list != null) {
-        int n = (int) list.stream().flatMap(h -> h.ports().stream()).map(x -> x.name() + ":" + x.port()).distinct().count();
+        int n = ports(list).size();
         ports = ports == null ? n : Math.min(ports, n);
       }
       if (oob == null && p.oob != null) {
@@ -239,6 +242,18 @@ final class FactsBuilder {
     String transport = ts.isEmpty() ? null : ts.size() == 1 ? ts.iterator().next() : "mixed";
     Integer gpus = localRanks > 0 ? Integer.valueOf(localRanks) : devices == 0 ? null : 64 - Long.numberOfLeadingZeros(devices);
     return new NodeFacts(host, ps.size(), gpus, transport, ports, oob, s, List.copyOf(ranks));
+  }
+
+  /**
+   * The distinct "device:port" of an HCA list. Processes share their list object when they
+   * printed the same line (thousands do in a large job), so the answer is kept per list.
+   */
+  private Set<String> ports(List<Hca> list) {
+    return portsOfList.computeIfAbsent(list, l -> {
+      Set<String> out = new java.util.HashSet<>();
+      l.forEach(h -> h.ports().forEach(x -> out.add(x.name() + ":" + x.port())));
+      return out;
+    });
   }
 
   private static Integer localGpus(List<ProcessState> procs, Map<String, List<ProcessState>> byHost) {

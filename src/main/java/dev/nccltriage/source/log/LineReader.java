@@ -14,6 +14,7 @@ final class LineReader {
 
   private final int maxLine;
   private final Progress progress;
+  private byte[] buf; // kept between reads: a reader is reused for the parts of a large file
 
   LineReader(int maxLine) {
     this(maxLine, Progress.NONE);
@@ -29,7 +30,11 @@ final class LineReader {
    * for all); returns the number of lines handed to the sink.
    */
   long read(InputStream in, long limit, LineSink sink) throws IOException {
-    byte[] buf = new byte[CHUNK + maxLine];
+    if (buf == null) {
+      buf = new byte[CHUNK + maxLine];
+    }
+    byte[] buf = this.buf;
+    escapeSeen = false;
     int len = 0; // bytes in buf
     int pos = 0; // start of the current line in buf
     long consumed = 0; // stream offset of buf[0]

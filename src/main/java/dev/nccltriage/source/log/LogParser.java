@@ -26,12 +26,20 @@ final class LogParser implements LineSink {
   private final Prefix prefix = new Prefix();
   private final Prefix gluedPrefix = new Prefix();
   private byte[] scratch = new byte[256];
-  private final PrefixCache prefixes = new PrefixCache();
+  private final PrefixCache prefixes;
+  private int lastSlot = -1; // the cache slot of the last line, checked first
   private byte[] lastPrefix = new byte[128];
   private int lastPrefixLength = -1;
   private ProcessState lastProcess;
 
   LogParser(LogAccumulator acc, String source) {
+    this(acc, source, new PrefixCache());
+  }
+
+  /** A parser that uses (and first clears) a cache another parser used before. */
+  LogParser(LogAccumulator acc, String source, PrefixCache prefixes) {
+    prefixes.clear();
+    this.prefixes = prefixes;
     this.acc = acc;
     this.slot.source = source;
     this.messages = new MessageParser(acc, slot);
@@ -63,11 +71,17 @@ final class LogParser implements LineSink {
 
   /** Parses one NCCL record starting in [s, e); returns false if nothing NCCL-like was found. */
   private boolean segment(byte[] b, int s, int e, boolean glued) {
-    ProcessState known = glued ? null : prefixes.find(b, s, e);
-    if (known != null) {
-      // a thread seen before: skip the search for the envelope and the prefix
-      int n = prefixes.hitLength;
-      return record(b, s, s + n - NCCL_INFO.length, s + n, e, false, known);
+    if (!glued && lastSlot >= 0 && prefixes.matches(lastSlot, b, s, e)) {
+      // the same thread as the line before: no envelope search, no prefix parse
+      int n = prefixes.length(lastSlot);
+      return record(b, s, s + n - NCCL_INFO.length, s + n, e, false, prefixes.process(lastSlot));
+    }
+    int hit = glued ? -1 : prefixes.find(b, s, e);
+    if (hit >= 0) {
+      // a thread seen before
+      lastSlot = hit;
+      int n = prefixes.length(hit);
+      return record(b, s, s + n - NCCL_INFO.length, s + n, e, false, prefixes.process(hit));
     }
     int at = indexOf(b, s, e, NCCL);
     while (at >= 0) {
@@ -170,9 +184,8 @@ final class LogParser implements LineSink {
       System.arraycopy(b, s, lastPrefix, 0, n);
       lastPrefixLength = n;
       lastProcess = proc;
-      if (msg - lvl == NCCL_INFO.length && startsWith(b, lvl, msg, NCCL_INFO)) {
-        prefixes.put(b, s, msg - s, proc);
-      }
+      lastSlot = msg - lvl == NCCL_INFO.length && startsWith(b, lvl, msg, NCCL_INFO)
+          ? prefixes.put(b, s, lvl, msg - s, proc) : -1;
     }
     return proc;
   }

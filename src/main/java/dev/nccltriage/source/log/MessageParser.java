@@ -23,11 +23,12 @@ final class MessageParser {
   private static final byte[] USING_NETWORK = ascii("Using network ");
   private static final byte[] USING_INTERNAL = ascii("Using internal Network ");
   private static final byte[] COMM = ascii("comm 0x");
-  private static final byte[] RANK = ascii(" rank ");
-  private static final byte[] NRANKS_UPPER = ascii(" nRanks ");
-  private static final byte[] NRANKS = ascii(" nranks ");
-  private static final byte[] NNODES = ascii(" nNodes ");
-  private static final byte[] LOCAL_RANKS = ascii(" localRanks ");
+  // the fields of a comm line, each after a space (searched with Bytes.indexOfSpaced)
+  private static final byte[] RANK = ascii("rank ");
+  private static final byte[] NRANKS_UPPER = ascii("nRanks ");
+  private static final byte[] NRANKS = ascii("nranks ");
+  private static final byte[] NNODES = ascii("nNodes ");
+  private static final byte[] LOCAL_RANKS = ascii("localRanks ");
   private static final byte[] CONNECTED_RINGS = ascii("Connected all rings");
   private static final byte[] GDR_FLAG = ascii(" GDR ");
   private static final byte[] OLD_RANK = ascii("rank ");
@@ -101,7 +102,7 @@ final class MessageParser {
         }
         break;
       case 'r':
-        if (startsWith(b, m, e, OLD_RANK) && indexOf(b, m, e, NRANKS) > 0) {
+        if (startsWith(b, m, e, OLD_RANK) && Bytes.indexOfSpaced(b, m, e, NRANKS) > 0) {
           ProcessState q = p(p);
           long rank = Bytes.parseLong(b, m + OLD_RANK.length, e);
           if (rank >= 0) {
@@ -113,23 +114,13 @@ final class MessageParser {
       default:
         break;
     }
-    if (spacedComm(b, m, Math.min(e, m + 64)) >= 0) {
+    if (Bytes.indexOfSpaced(b, m, Math.min(e, m + 64), COMM) >= 0) {
       return comm(p(p), b, m, e);
     }
     return RareMessages.mayMatch(b, m, e) && rare.parse(p, b, m, e, this);
   }
 
-  /**
-   * " comm 0x" in [m, to). Searched from its 'c', which is rarer than the space in messages (the
-   * test runs on every message that no family claimed).
-   */
-  private static int spacedComm(byte[] b, int m, int to) {
-    int at = indexOf(b, m + 1, to, COMM);
-    while (at >= 0 && b[at - 1] != ' ') {
-      at = indexOf(b, at + 1, to, COMM);
-    }
-    return at;
-  }
+
 
   ProcessState p(ProcessState p) {
     if (p != null) {
@@ -154,29 +145,29 @@ final class MessageParser {
   /** "comm 0x.. rank R nRanks N nNodes M localRanks L ..." and the Init START/COMPLETE lines. */
   private boolean comm(ProcessState p, byte[] b, int m, int e) {
     // one left-to-right pass: the fields always come in this order
-    int r = indexOf(b, m, e, RANK);
+    int r = Bytes.indexOfSpaced(b, m, e, RANK);
     int at = m;
     if (r >= 0) {
-      at = r + RANK.length;
+      at = r + 1 + RANK.length;
       long rank = Bytes.parseLong(b, at, e);
       if (rank >= 0) {
         p.seeRank((int) rank);
       }
     }
-    int n = indexOf(b, at, e, NRANKS_UPPER);
+    int n = Bytes.indexOfSpaced(b, at, e, NRANKS_UPPER);
     if (n < 0) {
-      n = indexOf(b, at, e, NRANKS);
+      n = Bytes.indexOfSpaced(b, at, e, NRANKS);
     }
     if (n >= 0) {
-      at = n + NRANKS.length;
+      at = n + 1 + NRANKS.length;
       p.nRanks = (int) Math.max(p.nRanks, Bytes.parseLong(b, at, e));
-      int nn = indexOf(b, at, Math.min(e, at + 24), NNODES);
+      int nn = Bytes.indexOfSpaced(b, at, Math.min(e, at + 24), NNODES);
       if (nn >= 0) {
-        at = nn + NNODES.length;
+        at = nn + 1 + NNODES.length;
         p.nNodes = (int) Math.max(p.nNodes, Bytes.parseLong(b, at, e));
-        int lr = indexOf(b, at, Math.min(e, at + 24), LOCAL_RANKS);
+        int lr = Bytes.indexOfSpaced(b, at, Math.min(e, at + 24), LOCAL_RANKS);
         if (lr >= 0) {
-          p.localRanks = (int) Math.max(p.localRanks, Bytes.parseLong(b, lr + LOCAL_RANKS.length, e));
+          p.localRanks = (int) Math.max(p.localRanks, Bytes.parseLong(b, lr + 1 + LOCAL_RANKS.length, e));
         }
       }
     }

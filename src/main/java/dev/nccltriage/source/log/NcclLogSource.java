@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -132,13 +134,26 @@ public final class NcclLogSource {
   private LogAccumulator readParallel(String name, Path path, long size) throws LogInputException {
     // more parts than threads, so a thread that finishes early takes another part
     int parts = (int) Math.min(threads * 8L, Math.max(1, size / parallelMinBytes));
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, parts));
+    int workers = Math.min(threads, parts);
+    ExecutorService pool = Executors.newFixedThreadPool(workers);
+    // a part takes an idle worker's buffer and prefix cache: allocated once per thread, not per part
+    BlockingQueue<Worker> idle = new ArrayBlockingQueue<>(workers);
+    for (int i = 0; i < workers; i++) {
+      idle.add(new Worker(new LineReader(maxLine, progress), new PrefixCache()));
+    }
     try {
       List<Future<Chunk>> futures = new ArrayList<>();
       for (int i = 0; i < parts; i++) {
         long from = size * i / parts;
         long to = size * (i + 1) / parts;
-        futures.add(pool.submit(() -> chunk(name, path, from, to)));
+        futures.add(pool.submit(() -> {
+          Worker w = idle.take();
+          try {
+            return chunk(name, path, from, to, w);
+          } finally {
+            idle.add(w);
+          }
+        }));
       }
       LogAccumulator job = new LogAccumulator();
       long linesBefore = 0;
@@ -161,13 +176,15 @@ public final class NcclLogSource {
 
   private record Chunk(LogAccumulator acc) {}
 
+  private record Worker(LineReader reader, PrefixCache prefixes) {}
+
   /** Parses the lines that start in [from, to). A line straddling {@code from} belongs to the previous chunk. */
-  private Chunk chunk(String name, Path path, long from, long to) throws IOException {
+  private Chunk chunk(String name, Path path, long from, long to, Worker worker) throws IOException {
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
       long start = from == 0 ? 0 : from - 1;
       InputStream in = Channels.newInputStream(ch.position(start));
       LogAccumulator acc = new LogAccumulator();
-      LogParser parser = new LogParser(acc, name);
+      LogParser parser = new LogParser(acc, name, worker.prefixes());
       LineSink sink = parser;
       if (from > 0) {
         // the first "line" runs from the byte before our range to the first newline: it is the
@@ -185,7 +202,7 @@ public final class NcclLogSource {
           }
         };
       }
-      new LineReader(maxLine, progress).read(in, to - start, sink);
+      worker.reader().read(in, to - start, sink);
       return new Chunk(acc);
     }
   }

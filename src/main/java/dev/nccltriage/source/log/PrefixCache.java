@@ -3,48 +3,72 @@ package dev.nccltriage.source.log;
 /**
  * Recently seen line starts "host:pid:tid [dev] NCCL INFO " and the process each belongs to.
  * Interleaved ranks defeat a one-line memory (the next line is usually another thread's), but a
- * job has a bounded set of threads, so a table keyed by the first 16 bytes of a line lets almost
- * every line skip the envelope search, the prefix parse and the process lookup.
+ * job has a bounded set of threads, so a table of them lets almost every line skip the envelope
+ * search, the prefix parse and the process lookup. The key is the line's first eight bytes and
+ * the sixteen before where the first cached line had "NCCL": the start of the host and, in a log
+ * whose prefixes are about that long, "pid:tid [dev] ". So neither a long host name shared by
+ * eight ranks nor threads of one pid whose tids begin alike share a slot. A line is found only by
+ * an exact match of its whole prefix; the key only spreads them.
  */
 final class PrefixCache {
-  static final int KEY_BYTES = 16;
-  // a generation of a 1024-rank job has ~4000 threads; 2^14 slots keep collisions rare
-  private static final int BITS = 14;
+  private static final int BITS = 14; // a generation of a 1024-rank job has ~4000 threads
   private static final int MAX_PREFIX = 64;
 
   private final byte[] starts = new byte[MAX_PREFIX << BITS]; // slot i at i * MAX_PREFIX
   private final int[] lengths = new int[1 << BITS];
   private final ProcessState[] processes = new ProcessState[1 << BITS];
-  /** Prefix length of the last hit (valid after {@link #find} returned a process). */
-  int hitLength;
+  private int keyEnd; // bytes of a line the key covers: set by the first put, 0 before
 
-  private static int slot(byte[] b, int s) {
-    long h = Bytes.word(b, s) * 0x9E3779B97F4A7C15L + Bytes.word(b, s + 8) * 0xC2B2AE3D27D4EB4FL;
+  private int slot(byte[] b, int s, int e) {
+    int k = keyEnd;
+    if (k == 0 || e - s < k) {
+      return -1;
+    }
+    long h = Bytes.word(b, s) * 0x9E3779B97F4A7C15L
+        + Bytes.word(b, s + k - 16) * 0xC2B2AE3D27D4EB4FL
+        + Bytes.word(b, s + k - 8) * 0x165667B19E3779F9L;
     return (int) (h >>> (64 - BITS));
   }
 
-  /** The process of a cached prefix that [s, e) starts with (and has a message after), or null. */
-  ProcessState find(byte[] b, int s, int e) {
-    if (e - s <= KEY_BYTES) {
-      return null;
-    }
-    int i = slot(b, s);
+  /** The slot whose prefix [s, e) starts with (and has a message after), or -1. */
+  int find(byte[] b, int s, int e) {
+    int i = slot(b, s, e);
+    return i >= 0 && matches(i, b, s, e) ? i : -1;
+  }
+
+  /** Whether [s, e) starts with slot i's prefix and has a message after it. */
+  boolean matches(int i, byte[] b, int s, int e) {
     int n = lengths[i];
-    if (n == 0 || e - s <= n || !Bytes.equal(b, s, starts, i * MAX_PREFIX, n)) {
-      return null;
-    }
-    hitLength = n;
+    return n > 0 && e - s > n && Bytes.equal(b, s, starts, i * MAX_PREFIX, n);
+  }
+
+
+  /** Forgets every entry (the processes belong to one part's accumulator). */
+  void clear() {
+    java.util.Arrays.fill(lengths, 0);
+    java.util.Arrays.fill(processes, null);
+    keyEnd = 0;
+  }
+
+  int length(int i) {
+    return lengths[i];
+  }
+
+  ProcessState process(int i) {
     return processes[i];
   }
 
-  /** Remembers that lines starting with b[s, s+n) belong to {@code p}. */
-  void put(byte[] b, int s, int n, ProcessState p) {
-    if (n < KEY_BYTES || n > MAX_PREFIX) {
-      return;
+  /** Remembers that lines starting with b[s, s+n), "NCCL" at {@code at}, are {@code p}'s; the slot or -1. */
+  int put(byte[] b, int s, int at, int n, ProcessState p) {
+    if (keyEnd == 0 && at - s >= 16) {
+      keyEnd = at - s;
     }
-    int i = slot(b, s);
-    System.arraycopy(b, s, starts, i * MAX_PREFIX, n);
-    lengths[i] = n;
-    processes[i] = p;
+    int i = n > MAX_PREFIX ? -1 : slot(b, s, s + n);
+    if (i >= 0) {
+      System.arraycopy(b, s, starts, i * MAX_PREFIX, n);
+      lengths[i] = n;
+      processes[i] = p;
+    }
+    return i;
   }
 }
