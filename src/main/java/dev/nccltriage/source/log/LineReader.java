@@ -30,6 +30,14 @@ final class LineReader {
    * for all); returns the number of lines handed to the sink.
    */
   long read(InputStream in, long limit, LineSink sink) throws IOException {
+    return read(in, limit, sink, false);
+  }
+
+  /**
+   * As {@link #read(InputStream, long, LineSink)}; with {@code skipFirst} the first line is not
+   * handed over and the next one is line 1 (a part of a file that starts inside a line).
+   */
+  long read(InputStream in, long limit, LineSink sink, boolean skipFirst) throws IOException {
     if (buf == null) {
       buf = new byte[CHUNK + maxLine];
     }
@@ -38,7 +46,7 @@ final class LineReader {
     int len = 0; // bytes in buf
     int pos = 0; // start of the current line in buf
     long consumed = 0; // stream offset of buf[0]
-    long lineNo = 0;
+    long lineNo = skipFirst ? -1 : 0;
     boolean skipping = false; // inside the tail of an over-long line
     boolean eof = false;
     while (true) {
@@ -48,9 +56,11 @@ final class LineReader {
       if (nl >= 0) {
         if (!skipping) {
           if (consumed + pos >= limit) {
-            return lineNo;
+            return Math.max(0, lineNo);
           }
-          sink.line(buf, pos, nl, ++lineNo, false, escapeSeen);
+          if (++lineNo > 0) {
+            sink.line(buf, pos, nl, lineNo, false, escapeSeen);
+          }
         }
         escapeSeen = false;
         skipping = false;
@@ -59,9 +69,11 @@ final class LineReader {
       }
       if (!skipping && len - pos > maxLine) {
         if (consumed + pos >= limit) {
-          return lineNo;
+          return Math.max(0, lineNo);
         }
-        sink.line(buf, pos, pos + maxLine, ++lineNo, true, true);
+        if (++lineNo > 0) {
+          sink.line(buf, pos, pos + maxLine, lineNo, true, true);
+        }
         skipping = true;
         pos += maxLine;
         continue;
@@ -81,9 +93,11 @@ final class LineReader {
       }
       if (eof) {
         if (!skipping && pos < len && consumed + pos < limit) {
-          sink.line(buf, pos, len, ++lineNo, false, true);
+          if (++lineNo > 0) {
+            sink.line(buf, pos, len, lineNo, false, true);
+          }
         }
-        return lineNo;
+        return Math.max(0, lineNo);
       }
       if (pos > 0) {
         System.arraycopy(buf, pos, buf, 0, len - pos);

@@ -184,25 +184,9 @@ public final class NcclLogSource {
       long start = from == 0 ? 0 : from - 1;
       InputStream in = Channels.newInputStream(ch.position(start));
       LogAccumulator acc = new LogAccumulator();
-      LogParser parser = new LogParser(acc, name, worker.prefixes());
-      LineSink sink = parser;
-      if (from > 0) {
-        // the first "line" runs from the byte before our range to the first newline: it is the
-        // tail of the previous chunk's last line (or empty, if that byte is the newline)
-        sink = new LineSink() {
-          private boolean skipped;
-
-          @Override
-          public void line(byte[] buf, int s, int e, long lineNo, boolean truncated, boolean esc) {
-            if (!skipped) {
-              skipped = true;
-              return;
-            }
-            parser.line(buf, s, e, lineNo - 1, truncated, esc);
-          }
-        };
-      }
-      worker.reader().read(in, to - start, sink);
+      // the first "line" runs from the byte before our range to the first newline: it is the
+      // tail of the previous chunk's last line (or empty, if that byte is the newline)
+      worker.reader().read(in, to - start, new LogParser(acc, name, worker.prefixes()), from > 0);
       return new Chunk(acc);
     }
   }
