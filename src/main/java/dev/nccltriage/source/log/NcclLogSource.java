@@ -73,12 +73,19 @@ public final class NcclLogSource {
   }
 
   private LogFacts readAll(List<String> names, Path cwd) throws LogInputException {
-    LogAccumulator job = new LogAccumulator();
+    LogAccumulator job = null;
     List<InputStats> stats = new ArrayList<>();
     for (String name : names) {
       LogAccumulator one = name.equals("-") ? readStream(name, stdin) : readFile(name, cwd.resolve(name));
       stats.add(new InputStats(name, one.lines, one.ncclLines, one.unplaced, one.truncated));
-      job.merge(one, 0);
+      if (job == null) {
+        job = one; // the first file is the job so far: no copy of its processes
+      } else {
+        job.merge(one, 0);
+      }
+    }
+    if (job == null) {
+      job = new LogAccumulator();
     }
     return new FactsBuilder(job, stats).build();
   }

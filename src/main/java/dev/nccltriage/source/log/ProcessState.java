@@ -107,12 +107,14 @@ final class ProcessState {
     if (oob == null) {
       oob = o.oob;
     }
-    for (Hca h : o.perLineHcas) {
-      if (perLineHcas.stream().noneMatch(x -> x.name().equals(h.name()) && x.port() == h.port())) {
-        perLineHcas.add(h);
+    if (!o.perLineHcas.isEmpty()) {
+      for (Hca h : o.perLineHcas) {
+        if (perLineHcas.stream().noneMatch(x -> x.name().equals(h.name()) && x.port() == h.port())) {
+          perLineHcas.add(h);
+        }
       }
+      perLineHcas.sort(java.util.Comparator.comparingInt(Hca::index));
     }
-    perLineHcas.sort(java.util.Comparator.comparingInt(Hca::index));
     if (socketIfaces == null) {
       socketIfaces = o.socketIfaces;
     } else if (o.socketIfaces != null && socketIfaces != o.socketIfaces) {
