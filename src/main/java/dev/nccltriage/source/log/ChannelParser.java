@@ -1,0 +1,245 @@
+package dev.nccltriage.source.log;
+
+import static dev.nccltriage.source.log.Bytes.ascii;
+import static dev.nccltriage.source.log.Bytes.indexOf;
+import static dev.nccltriage.source.log.Bytes.startsWith;
+
+/**
+ * Channel connection lines: "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA", the 2.4-2.6
+ * "Ring" forms and the intra-node P2P/SHM forms. The ring listing ("Channel 00/02 : 0 1 2") has
+ * no "via" and is not a connection. These are most lines of a large log, so the usual shape is
+ * read in one forward pass ({@link #scan}); anything else is searched.
+ */
+final class ChannelParser {
+  static final byte[] CHANNEL = ascii("Channel ");
+  static final long CHANNEL_WORD = Bytes.word(CHANNEL, 0);
+  static final byte[] RING = ascii("Ring ");
+  private static final byte[] VIA = ascii(" via ");
+  private static final byte[] NET = ascii("NET/");
+  private static final byte[] GDRDMA = ascii("/GDRDMA");
+  private static final byte[] SEND = ascii("[send]");
+  private static final byte[] RECEIVE = ascii("[receive]");
+  private static final byte[] ARROW = ascii("-> ");
+  private static final byte[] SPACED_COLON = ascii(" : ");
+
+  private final EvidenceSlot slot;
+  private final NetNames names;
+  /** Where the last parsed line's channel ended (a glued record may follow); -1: read to the end. */
+  int consumed = -1;
+
+  // what the last successful scan found
+  private boolean net;
+  private boolean receive;
+  private boolean gdr;
+  private int fromRank; // first digit of the rank left of "->"
+  private int toRank; // ... and right of it
+  private int nameStart; // NET: the network name is [nameStart, nameEnd)
+  private int nameEnd;
+  private int bound; // number parsing stops here at the latest
+
+  ChannelParser(EvidenceSlot slot, NetNames names) {
+    this.slot = slot;
+    this.names = names;
+  }
+
+  static boolean starts(byte[] b, int m, int e) {
+    return e - m >= CHANNEL.length && Bytes.word(b, m) == CHANNEL_WORD || startsWith(b, m, e, RING);
+  }
+
+  /** A channel message in [m, e) (one whole line); sets {@link #consumed}. */
+  boolean parse(ProcessState p, byte[] b, int m, int e) {
+    int i = scan(b, m, e);
+    if (i < 0) {
+      consumed = -1;
+      return slowParse(p, b, m, e);
+    }
+    // a local transport token read to the end leaves no room for a glued record
+    consumed = !net && i == e ? e : net ? i : localTokenStart;
+    apply(p, b);
+    return true;
+  }
+
+  private int localTokenStart; // local: where the transport token after "via " starts
+
+  /**
+   * The usual shape, from the message start: returns where the parse stopped (NET: after the
+   * device; local: after the transport token) or -1 for any other shape.
+   */
+  private int scan(byte[] b, int m, int e) {
+    bound = e;
+    int i = m + (b[m] == 'C' ? CHANNEL.length : RING.length);
+    i = Bytes.skipDigits(b, i, e);
+    if (i < e && b[i] == '/') {
+      i = Bytes.skipDigits(b, i + 1, e);
+    }
+    if (i + 3 > e || b[i] != ' ' || b[i + 1] != ':' || b[i + 2] != ' ') {
+      return -1;
+    }
+    i += 3;
+    fromRank = i;
+    i = Bytes.skipDigits(b, i, e);
+    if (i == fromRank) {
+      return -1; // the ring listing "Channel 00/02 :    0   1" has spaces here
+    }
+    i = skipBracket(b, i, e);
+    if (i < 0 || i + 4 > e || b[i] != ' ' || b[i + 1] != '-' || b[i + 2] != '>' || b[i + 3] != ' ') {
+      return -1;
+    }
+    i += 4;
+    toRank = i;
+    i = Bytes.skipDigits(b, i, e);
+    if (i == toRank) {
+      return -1;
+    }
+    i = skipBracket(b, i, e);
+    if (i < 0) {
+      return -1;
+    }
+    receive = false;
+    if (i + 2 < e && b[i] == ' ' && b[i + 1] == '[') {
+      receive = b[i + 2] == 'r';
+      int close = closing(b, i + 2, e, (byte) ']');
+      if (close < 0) {
+        return -1;
+      }
+      i = close + 1;
+    }
+    // " via " and "NET/" spelled out: C1 (the launcher's compiler) does not inline startsWith
+    if (i + 5 > e || b[i] != ' ' || b[i + 1] != 'v' || b[i + 2] != 'i' || b[i + 3] != 'a' || b[i + 4] != ' ') {
+      return -1;
+    }
+    i += VIA.length;
+    if (i + 4 > e || b[i] != 'N' || b[i + 1] != 'E' || b[i + 2] != 'T' || b[i + 3] != '/') {
+      net = false;
+      localTokenStart = i;
+      int t = i;
+      while (t < e && b[t] > ' ') {
+        t++;
+      }
+      return t;
+    }
+    net = true;
+    nameStart = i + NET.length;
+    int slash = closing(b, nameStart, e, (byte) '/');
+    if (slash < 0 || slash + 1 >= e || !Bytes.isDigit(b[slash + 1])) {
+      return -1; // a plugin name with '/' in it: the slow path scans for "/<digit>"
+    }
+    nameEnd = slash;
+    i = Bytes.skipDigits(b, slash + 1, e);
+    if (i < e && b[i] == '(') {
+      int close = closing(b, i, e, (byte) ')');
+      i = close < 0 ? e : close + 1;
+    }
+    gdr = i + 2 < e && b[i] == '/' && b[i + 1] == 'G' && b[i + 2] == 'D';
+    return i;
+  }
+
+  /** Counts the connection the last successful scan of b found (the evidence slot must hold its line). */
+  void apply(ProcessState p, byte[] b) {
+    if (!net) {
+      p.localChannels++;
+      slot.record(p.localChannelEvidence);
+      return;
+    }
+    ChannelCounter c = p.channels(names.of(b, nameStart, nameEnd));
+    if (receive) {
+      c.receive++;
+      c.receiveGdr += gdr ? 1 : 0;
+      p.seeRank((int) Bytes.parseLong(b, toRank, bound));
+    } else {
+      c.send++;
+      c.sendGdr += gdr ? 1 : 0;
+      p.seeRank((int) Bytes.parseLong(b, fromRank, bound));
+    }
+    long dev = Bytes.parseLong(b, nameEnd + 1, bound);
+    if (dev >= 0 && dev < 64) {
+      c.devices |= 1L << dev;
+    }
+    slot.record(gdr ? c.withGdr : c.withoutGdr);
+  }
+
+  /** Past "[...]" at i (the cudaDev after a rank); -1 if it does not close. */
+  private static int skipBracket(byte[] b, int i, int e) {
+    if (i < e && b[i] == '[') {
+      int j = closing(b, i + 1, e, (byte) ']');
+      return j < 0 ? -1 : j + 1;
+    }
+    return i;
+  }
+
+  /** The first {@code c} in [i, e), or -1 (a plain loop: the distances are a few bytes). */
+  private static int closing(byte[] b, int i, int e, byte c) {
+    int j = i;
+    while (j < e && b[j] != c) {
+      j++;
+    }
+    return j < e ? j : -1;
+  }
+
+  /** Any other channel shape: searches instead of walking. */
+  private boolean slowParse(ProcessState p, byte[] b, int m, int e) {
+    int via = indexOf(b, m, e, VIA);
+    if (via < 0) {
+      return true; // ring listing or a GRAPH "Ring" line: known family, nothing to collect
+    }
+    int body = via + VIA.length;
+    if (!startsWith(b, body, e, NET)) {
+      p.localChannels++;
+      slot.record(p.localChannelEvidence);
+      return true;
+    }
+    int start = body + NET.length;
+    int slash = start;
+    while (slash < e - 1 && !(b[slash] == '/' && Bytes.isDigit(b[slash + 1]))) {
+      slash++;
+    }
+    if (slash >= e - 1) {
+      return true;
+    }
+    String name = names.of(b, start, slash);
+    long dev = Bytes.parseLong(b, slash + 1, e);
+    boolean withGdr = indexOf(b, slash, e, GDRDMA) >= 0;
+    boolean isReceive = indexOf(b, m, via + 1, RECEIVE) >= 0;
+    boolean send = !isReceive && indexOf(b, m, via + 1, SEND) >= 0;
+    ChannelCounter c = p.channels(name);
+    if (isReceive) {
+      c.receive++;
+      if (withGdr) {
+        c.receiveGdr++;
+      }
+    } else {
+      c.send++;
+      if (withGdr) {
+        c.sendGdr++;
+      }
+    }
+    if (dev >= 0 && dev < 64) {
+      c.devices |= 1L << dev;
+    }
+    slot.record(withGdr ? c.withGdr : c.withoutGdr);
+    seeChannelRank(p, b, m, via, isReceive || !send);
+    return true;
+  }
+
+  /** The rank printing a send line is the one left of "->"; for a receive, the one right of it. */
+  private static void seeChannelRank(ProcessState p, byte[] b, int m, int via, boolean receive) {
+    int colon = indexOf(b, m, via, SPACED_COLON);
+    if (colon < 0) {
+      return;
+    }
+    if (receive) {
+      int arrow = indexOf(b, colon, via, ARROW);
+      if (arrow >= 0) {
+        long r = Bytes.parseLong(b, arrow + ARROW.length, via);
+        if (r >= 0) {
+          p.seeRank((int) r);
+        }
+      }
+    } else {
+      long r = Bytes.parseLong(b, colon + 3, via);
+      if (r >= 0) {
+        p.seeRank((int) r);
+      }
+    }
+  }
+}
