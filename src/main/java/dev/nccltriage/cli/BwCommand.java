@@ -7,6 +7,7 @@ import dev.nccltriage.facts.InputStats;
 import dev.nccltriage.facts.LogFactSet;
 import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.report.BwSection;
+import dev.nccltriage.report.JsonReport;
 import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.rules.Engine;
@@ -29,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.zip.GZIPInputStream;
@@ -95,6 +97,7 @@ final class BwCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    CompletableFuture<JsonReport> json = Reports.prepare(output);
     if (hcas != null && hcas < 1) {
       throw new NcclTriage.UsageError("--hcas must be at least 1");
     }
@@ -160,7 +163,7 @@ final class BwCommand implements Callable<Integer> {
     }
     Report report = new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), "bw", inputs,
         null, null, logFacts == null ? null : LogSection.of(logFacts), verdict, section);
-    Reports.render(report, output, ctx);
+    Reports.render(report, output, ctx, json);
     return Reports.exitCode(verdict, common.failOn);
   }
 

@@ -1,7 +1,9 @@
 package dev.nccltriage.cli;
 
+import dev.nccltriage.report.JsonReport;
 import dev.nccltriage.report.Report;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,8 +31,9 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    CompletableFuture<JsonReport> json = Reports.prepare(output);
     Report report = LadderRun.run("check", ladder, log, ctx);
-    Reports.render(report, output, ctx);
+    Reports.render(report, output, ctx, json);
     return Reports.exitCode(report, ladder.common.failOn);
   }
 }

@@ -25,6 +25,8 @@ import dev.nccltriage.source.probe.LadderSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** Wires check and preflight: root and runner, probes, optional log, rules, one report. */
 final class LadderRun {
@@ -32,12 +34,15 @@ final class LadderRun {
 
   static Report run(String command, LadderOptions o, String log, Context ctx) {
     Expectations expect = o.expectations(ctx);
-    RuleSet rules;
-    try {
-      rules = new RuleLoader().loadBuiltInAnd(o.common.rulesDir(ctx));
-    } catch (RuleFileException e) {
-      throw new NcclTriage.UsageError(e.getMessage());
-    }
+    // the rules (YAML) load while the probes wait for their commands
+    Path extra = o.common.rulesDir(ctx);
+    CompletableFuture<RuleSet> loading = CompletableFuture.supplyAsync(() -> {
+      try {
+        return new RuleLoader().loadBuiltInAnd(extra);
+      } catch (RuleFileException e) {
+        throw new CompletionException(new NcclTriage.UsageError(e.getMessage()));
+      }
+    });
     return Roots.with(ctx, o.root, o.capture, rootDir -> {
       HostRoot root = new HostRoot(rootDir);
       CommandRunner runner = root.live()
@@ -52,6 +57,12 @@ final class LadderRun {
         } catch (LogInputException e) {
           throw new NcclTriage.UsageError(e.getMessage());
         }
+      }
+      RuleSet rules;
+      try {
+        rules = loading.join();
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : e;
       }
       FactSet facts = logFacts != null ? LogFactSet.from(logFacts, expect.hcas()) : new FactSet();
       facts.put("probe.log", logFacts != null ? "ok" : "skipped", List.of());

@@ -3,6 +3,7 @@ package dev.nccltriage.cli;
 import dev.nccltriage.facts.FactSet;
 import dev.nccltriage.facts.LogFactSet;
 import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.report.JsonReport;
 import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.rules.Engine;
@@ -66,6 +67,7 @@ final class LogCommand implements Callable<Integer> {
         throw new CompletionException(new NcclTriage.UsageError(e.getMessage()));
       }
     });
+    CompletableFuture<JsonReport> json = Reports.prepare(output);
     LogFacts facts;
     try {
       facts = new NcclLogSource(ctx.in(), threads).withProgress(TerminalProgress.forContext(ctx))
@@ -84,7 +86,7 @@ final class LogCommand implements Callable<Integer> {
     Verdict verdict = new Engine(rules).evaluate(factSet, facts.differs());
     Report report = new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), "log", facts.inputs(),
         null, null, LogSection.of(facts), verdict, null);
-    Reports.render(report, output, ctx);
+    Reports.render(report, output, ctx, json);
     return Reports.exitCode(verdict, common.failOn);
   }
 }

@@ -4,6 +4,7 @@ import dev.nccltriage.report.JsonReport;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.report.TextReport;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -28,8 +29,9 @@ final class PreflightCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    CompletableFuture<JsonReport> json = Reports.prepare(OutputFormat.json);
     Report report = LadderRun.run("preflight", ladder, null, ctx);
-    new JsonReport().writeCompact(report, ctx.out());
+    json.join().writeCompact(report, ctx.out());
     new TextReport(ctx.width(), false).write(report, ctx.err());
     return Reports.exitCode(report, ladder.common.failOn);
   }
