@@ -14,11 +14,11 @@ import java.util.function.Function;
 final class Differences {
   private static final int MAX = 32;
   private final List<NodeFacts> nodes;
-  private final List<ProcessState> procs;
+  private final Map<String, HostEvidence> evidence;
 
-  Differences(List<NodeFacts> nodes, List<ProcessState> procs) {
+  Differences(List<NodeFacts> nodes, Map<String, HostEvidence> evidenceByHost) {
     this.nodes = nodes.stream().filter(n -> n.host() != null).toList();
-    this.procs = procs;
+    this.evidence = evidenceByHost;
   }
 
   List<Difference> find() {
@@ -65,7 +65,7 @@ final class Differences {
 
   private List<Evidence> evidence(String host, String aspect) {
     List<Evidence> ev = new ArrayList<>();
-    HostEvidence h = procs.stream().filter(p -> host.equals(p.host)).map(p -> p.evidence).findFirst().orElse(null);
+    HostEvidence h = evidence.get(host);
     if (h != null) {
       switch (aspect) {
         case "transport" -> {

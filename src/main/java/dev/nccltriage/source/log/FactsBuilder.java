@@ -33,17 +33,31 @@ final class FactsBuilder {
 
   LogFacts build() {
     List<ProcessState> procs = resolveGluedHosts(acc.processes.all());
+    // one plain pass: a large job has thousands of processes, and this runs once, mostly interpreted
     Map<String, List<ProcessState>> byHost = new LinkedHashMap<>();
+    List<ProcessState> unattributed = new ArrayList<>();
+    int nRanks = -1;
+    int nNodes = -1;
+    int localRanks = -1;
+    boolean anyNetChannels = false;
+    boolean ibNoDevice = false;
+    boolean ibLogged = false;
     for (ProcessState p : procs) {
       if (p.host != null) {
         byHost.computeIfAbsent(p.host, k -> new ArrayList<>()).add(p);
+      } else {
+        unattributed.add(p);
       }
+      nRanks = Math.max(nRanks, p.nRanks);
+      nNodes = Math.max(nNodes, p.nNodes);
+      localRanks = Math.max(localRanks, p.localRanks);
+      anyNetChannels |= !p.netChannels.isEmpty();
+      ibNoDevice |= p.ibNoDeviceSeen;
+      ibLogged |= p.ibLogged;
     }
-    int nRanks = procs.stream().mapToInt(p -> p.nRanks).max().orElse(-1);
-    int nNodes = procs.stream().mapToInt(p -> p.nNodes).max().orElse(-1);
-    int hostProcs = (int) procs.stream().filter(p -> p.host != null).count();
+    int hostProcs = procs.size() - unattributed.size();
     Integer ranks = nRanks > 0 ? Integer.valueOf(nRanks) : hostProcs == 0 ? null : hostProcs;
-    Integer localGpus = localGpus(procs, byHost);
+    Integer localGpus = localRanks > 0 ? Integer.valueOf(localRanks) : localGpus(byHost);
     Integer nodes = null;
     String nodesFrom = null;
     if (nNodes > 0) {
@@ -53,7 +67,7 @@ final class FactsBuilder {
       nodes = byHost.size();
       nodesFrom = "hostnames";
     } else if (byHost.size() == 1 && localGpus != null && ranks != null && ranks <= localGpus
-        && procs.stream().allMatch(p -> p.netChannels.isEmpty())) {
+        && !anyNetChannels) {
       // one host whose GPUs can hold every rank; more ranks than that means the log is one Pod's
       nodes = 1;
       nodesFrom = "hostnames";
@@ -61,19 +75,14 @@ final class FactsBuilder {
 
     List<NodeFacts> nodeDetails = new ArrayList<>();
     Map<String, Integer> transportNodes = new LinkedHashMap<>();
+    // node() also gathers the job's transports and channel totals (every process is in one node)
     Set<String> transports = new LinkedHashSet<>();
+    ChannelSum jobChannels = new ChannelSum();
     for (Map.Entry<String, List<ProcessState>> h : byHost.entrySet()) {
-      nodeDetails.add(node(h.getKey(), h.getValue()));
+      nodeDetails.add(node(h.getKey(), h.getValue(), transports, jobChannels));
     }
-    List<ProcessState> unattributed = procs.stream().filter(p -> p.host == null).toList();
     if (!unattributed.isEmpty()) {
-      nodeDetails.add(node(null, unattributed));
-    }
-    for (ProcessState p : procs) {
-      String t = transport(p);
-      if (t != null) {
-        transports.add(t);
-      }
+      nodeDetails.add(node(null, unattributed, transports, jobChannels));
     }
     for (NodeFacts n : nodeDetails) {
       if (n.transport() != null) {
@@ -135,17 +144,16 @@ final class FactsBuilder {
         }
       }
     }
-    ChannelStats channels = ChannelStats.NONE;
+    ChannelStats channels = jobChannels.stats();
     long local = 0;
     int ringsGdr = -1;
     for (ProcessState p : procs) {
-      channels = channels.plus(stats(p));
       local += p.localChannels;
       if (p.ringsGdr >= 0) {
         ringsGdr = ringsGdr < 0 ? p.ringsGdr : Math.min(ringsGdr, p.ringsGdr);
       }
     }
-    collectEvidence(procs);
+    collectEvidence(byHost, unattributed);
 
     List<GdrDecision> gdr = new ArrayList<>();
     acc.gdr.values().forEach(g -> gdr.add(new GdrDecision(g.enabled, g.reason, g.distance, g.threshold,
@@ -170,14 +178,13 @@ final class FactsBuilder {
     evidence.put("dmabuf", acc.dmabuf.items());
 
     return new LogFacts(inputs, acc.ncclLines, versions(acc.versions.keySet()), ranks,
-        (int) procs.stream().filter(p -> p.host != null).count(), nodes, nodesFrom,
+        hostProcs, nodes, nodesFrom,
         nodes == null ? null : nodes == 1, localGpus, transport, rdma, transportNodes,
         hcas, hcaPorts, minPorts == Integer.MAX_VALUE ? null : minPorts, ro, List.copyOf(linkLayers),
         oob, List.copyOf(oobCount.keySet()), bootstrap, socketIfaces, channels, local, channels.gdr(),
         ringsGdr < 0 ? null : ringsGdr, !acc.dmabuf.isEmpty(), gdr, env, conflicts, errors,
-        List.copyOf(acc.pluginsLoaded.keySet()), procs.stream().anyMatch(p -> p.ibNoDeviceSeen),
-        procs.stream().anyMatch(p -> p.ibLogged),
-        nodeDetails, new Differences(nodeDetails, procs).find(), evidence);
+        List.copyOf(acc.pluginsLoaded.keySet()), ibNoDevice, ibLogged,
+        nodeDetails, new Differences(nodeDetails, acc.processes.hosts()).find(), evidence);
   }
 
   /** Distinct versions; "2.18.3" is dropped when "2.18.3+cuda12.2" says the same and more. */
@@ -200,17 +207,34 @@ final class FactsBuilder {
     return best != null ? best : p.network;
   }
 
-  static ChannelStats stats(ProcessState p) {
-    ChannelStats s = ChannelStats.NONE;
-    for (ChannelCounter c : p.netChannels.values()) {
-      s = s.plus(new ChannelStats(c.total(), c.sendGdr + c.receiveGdr, c.send, c.sendGdr, c.receive, c.receiveGdr));
+  /** Channel counts summed without a record per addition. */
+  private static final class ChannelSum {
+    long total;
+    long gdr;
+    long send;
+    long sendGdr;
+    long receive;
+    long receiveGdr;
+
+    void add(ProcessState p) {
+      for (ChannelCounter c : p.netChannels.values()) {
+        total += c.total();
+        gdr += c.sendGdr + c.receiveGdr;
+        send += c.send;
+        sendGdr += c.sendGdr;
+        receive += c.receive;
+        receiveGdr += c.receiveGdr;
+      }
     }
-    return s;
+
+    ChannelStats stats() {
+      return new ChannelStats(total, gdr, send, sendGdr, receive, receiveGdr);
+    }
   }
 
-  private NodeFacts node(String host, List<ProcessState> ps) {
+  private NodeFacts node(String host, List<ProcessState> ps, Set<String> jobTransports, ChannelSum jobChannels) {
     Set<String> ts = new LinkedHashSet<>();
-    ChannelStats s = ChannelStats.NONE;
+    ChannelSum s = new ChannelSum();
     long devices = 0;
     Integer ports = null;
     String oob = null;
@@ -220,8 +244,10 @@ final class FactsBuilder {
       String t = transport(p);
       if (t != null) {
         ts.add(t);
+        jobTransports.add(t);
       }
-      s = s.plus(stats(p));
+      s.add(p);
+      jobChannels.add(p);
       devices |= p.devices;
       localRanks = Math.max(localRanks, p.localRanks);
       List<Hca> list = p.hcas != null ? p.hcas : p.perLineHcas.isEmpty() ? null : p.perLineHcas;
@@ -241,7 +267,7 @@ final class FactsBuilder {
     }
     String transport = ts.isEmpty() ? null : ts.size() == 1 ? ts.iterator().next() : "mixed";
     Integer gpus = localRanks > 0 ? Integer.valueOf(localRanks) : devices == 0 ? null : 64 - Long.numberOfLeadingZeros(devices);
-    return new NodeFacts(host, ps.size(), gpus, transport, ports, oob, s, List.copyOf(ranks));
+    return new NodeFacts(host, ps.size(), gpus, transport, ports, oob, s.stats(), List.copyOf(ranks));
   }
 
   /**
@@ -256,11 +282,8 @@ final class FactsBuilder {
     });
   }
 
-  private static Integer localGpus(List<ProcessState> procs, Map<String, List<ProcessState>> byHost) {
-    int local = procs.stream().mapToInt(p -> p.localRanks).max().orElse(-1);
-    if (local > 0) {
-      return local;
-    }
+  /** GPUs per node from the cudaDev indices in prefixes, when no comm line said localRanks. */
+  private static Integer localGpus(Map<String, List<ProcessState>> byHost) {
     int most = 0;
     for (List<ProcessState> ps : byHost.values()) {
       long devices = 0;
@@ -298,7 +321,8 @@ final class FactsBuilder {
     return out;
   }
 
-  private void collectEvidence(List<ProcessState> procs) {
+  /** The evidence of every host; a host's processes share one HostEvidence, so one per host. */
+  private void collectEvidence(Map<String, List<ProcessState>> byHost, List<ProcessState> unattributed) {
     List<Evidence> network = new ArrayList<>();
     List<Evidence> gdrYes = new ArrayList<>();
     List<Evidence> gdrNo = new ArrayList<>();
@@ -310,7 +334,8 @@ final class FactsBuilder {
     List<Evidence> local = new ArrayList<>();
     List<Evidence> rings = new ArrayList<>();
     java.util.Set<HostEvidence> hosts = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    procs.forEach(p -> hosts.add(p.evidence));
+    byHost.values().forEach(ps -> hosts.add(ps.get(0).evidence));
+    unattributed.forEach(p -> hosts.add(p.evidence));
     for (HostEvidence h : hosts) {
       network.addAll(h.network.items());
       gdrYes.addAll(h.channelGdr.items());
