@@ -1,6 +1,7 @@
 package dev.nccltriage.cli;
 
 import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.facts.Version;
 import dev.nccltriage.report.LintReport;
 import dev.nccltriage.rules.Engine;
 import dev.nccltriage.rules.Rule;
@@ -53,6 +54,11 @@ final class LintCommand implements Callable<Integer> {
           + " mellanox.com/*, *sriov*, *rdma*.")
   List<String> rdmaResources = new ArrayList<>();
 
+  @Option(names = "--nccl-version", paramLabel = "X.Y.Z",
+      description = "The NCCL version the image ships (as NCCL_DEBUG=INFO prints it, e.g. 2.21.5): a manifest does"
+          + " not say it, and the env lints that depend on it (NCCL_IB_GID_INDEX, NCCL_IB_TIMEOUT) run only with it.")
+  String ncclVersion;
+
   @Mixin CommonOptions common;
 
   LintCommand(Context ctx) {
@@ -62,6 +68,14 @@ final class LintCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     List<String> inputs = files == null || files.isEmpty() ? List.of("-") : files;
+    Version version = null;
+    if (ncclVersion != null) {
+      if (!ncclVersion.matches("\\d{1,6}\\.\\d{1,6}(\\.\\d{1,6})?(\\+\\S*)?")) {
+        throw new NcclTriage.UsageError("--nccl-version must look like 2.21.5 or 2.21.5+cuda12.4 (got '"
+            + ncclVersion + "')");
+      }
+      version = Version.parse(ncclVersion);
+    }
     RuleSet rules;
     try {
       rules = new RuleLoader().loadBuiltInAnd(common.rulesDir(ctx));
@@ -85,6 +99,10 @@ final class LintCommand implements Callable<Integer> {
     Engine engine = new Engine(rules);
     List<LintReport.Finding> findings = new ArrayList<>();
     for (PodTemplate t : templates) {
+      if (version != null) {
+        // stated by the user, so no line of the manifest is its evidence (as with --expect-hcas)
+        t.facts().put("log.ncclVersion", version, List.of());
+      }
       List<LintReport.Finding> mine = new ArrayList<>();
       for (Verdict.Finding f : engine.lints(t.facts(), LINTS)) {
         Evidence at = f.evidence().isEmpty() ? new Evidence(t.file(), t.line(), "") : f.evidence().get(0);

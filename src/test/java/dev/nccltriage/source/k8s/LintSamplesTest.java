@@ -130,6 +130,31 @@ class LintSamplesTest {
   }
 
   @Test
+  void ncclVersionEnablesTheVersionDependentEnvLints() {
+    String pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
+        + "    env:\n    - {name: NCCL_IB_GID_INDEX, value: \"3\"}\n    - {name: NCCL_IB_TIMEOUT, value: \"12\"}\n";
+    byte[] in = pod.getBytes(StandardCharsets.UTF_8);
+    assertThat(rules(CliRun.runWithStdin(in, "lint", "-o", "json")))
+        .doesNotContain("L-env-gid-index-manual", "L-env-ib-timeout-low");
+    CliRun new21 = CliRun.runWithStdin(in, "lint", "-o", "json", "--nccl-version", "2.21.5+cuda12.4");
+    assertThat(rules(new21)).contains("L-env-gid-index-manual", "L-env-ib-timeout-low");
+    // the finding points at the manifest's line, not at the flag
+    for (JsonNode f : new21.json().get("findings")) {
+      assertThat(f.get("line").asInt()).isIn(8, 9);
+      assertThat(f.get("file").asText()).isEqualTo("-");
+    }
+    assertThat(rules(CliRun.runWithStdin(in, "lint", "-o", "json", "--nccl-version", "2.18.3")))
+        .doesNotContain("L-env-gid-index-manual").contains("L-env-ib-timeout-low");
+  }
+
+  @Test
+  void badNcclVersionIsAUsageError() {
+    CliRun run = CliRun.runWithStdin("kind: Pod\n".getBytes(StandardCharsets.UTF_8), "lint", "--nccl-version", "two");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.stderr()).isEqualTo("nccl-triage: --nccl-version must look like 2.21.5 or 2.21.5+cuda12.4 (got 'two')\n");
+  }
+
+  @Test
   void failOnWarn() {
     String pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
         + "    resources: {limits: {nvidia.com/gpu: 1}}\n";
