@@ -8,7 +8,8 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  * Channel connection lines: "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA", the 2.4-2.6
  * "Ring" forms and the intra-node P2P/SHM forms. The ring listing ("Channel 00/02 : 0 1 2") has
  * no "via" and is not a connection. These are most lines of a large log, so the usual shape is
- * read in one forward pass ({@link #scan}); anything else is searched.
+ * read in one forward pass ({@link #scan}) that {@link LogParser} may also run before the line's
+ * end is known: every loop in it stops at a newline.
  */
 final class ChannelParser {
   static final byte[] CHANNEL = ascii("Channel ");
@@ -59,11 +60,34 @@ final class ChannelParser {
     return true;
   }
 
+  /**
+   * A channel line whose end is not known yet: [m, limit) holds its message and maybe more lines.
+   * Returns the index of the newline that ends it, or -1 unless the line is the usual shape, ends
+   * with the transport (and, for NET, a tail without spaces: a glued record would need one), and
+   * has nothing the line-by-line path would treat differently (a carriage return, ANSI colour).
+   * Changes nothing: the caller sets the evidence slot and calls {@link #apply}.
+   */
+  int line(byte[] b, int m, int limit) {
+    if (!starts(b, m, limit)) {
+      return -1;
+    }
+    int i = scan(b, m, limit);
+    if (i < 0) {
+      return -1;
+    }
+    int nl = i;
+    while (net && nl < limit && b[nl] > ' ') {
+      nl++;
+    }
+    return nl < limit && b[nl] == '\n' ? nl : -1;
+  }
+
   private int localTokenStart; // local: where the transport token after "via " starts
 
   /**
    * The usual shape, from the message start: returns where the parse stopped (NET: after the
-   * device; local: after the transport token) or -1 for any other shape.
+   * device; local: after the transport token) or -1 for any other shape. Stops at a newline or an
+   * ESC byte wherever it scans freely, so it never reads into the next line or into ANSI colour.
    */
   private int scan(byte[] b, int m, int e) {
     bound = e;
@@ -128,7 +152,7 @@ final class ChannelParser {
     i = Bytes.skipDigits(b, slash + 1, e);
     if (i < e && b[i] == '(') {
       int close = closing(b, i, e, (byte) ')');
-      i = close < 0 ? e : close + 1;
+      i = close < 0 ? stop(b, i, e) : close + 1;
     }
     gdr = i + 2 < e && b[i] == '/' && b[i + 1] == 'G' && b[i + 2] == 'D';
     return i;
@@ -158,7 +182,7 @@ final class ChannelParser {
     slot.record(gdr ? c.withGdr : c.withoutGdr);
   }
 
-  /** Past "[...]" at i (the cudaDev after a rank); -1 if it does not close. */
+  /** Past "[...]" at i (the cudaDev after a rank); -1 if it does not close on this line. */
   private static int skipBracket(byte[] b, int i, int e) {
     if (i < e && b[i] == '[') {
       int j = closing(b, i + 1, e, (byte) ']');
@@ -167,13 +191,22 @@ final class ChannelParser {
     return i;
   }
 
-  /** The first {@code c} in [i, e), or -1 (a plain loop: the distances are a few bytes). */
+  /** The first {@code c} at or after i on this line (before a newline or ESC), or -1. */
   private static int closing(byte[] b, int i, int e, byte c) {
     int j = i;
-    while (j < e && b[j] != c) {
+    while (j < e && b[j] != c && b[j] != '\n' && b[j] != 0x1b) {
       j++;
     }
-    return j < e ? j : -1;
+    return j < e && b[j] == c ? j : -1;
+  }
+
+  /** Where this line's text ends from i: e, or the newline or ESC before it. */
+  private static int stop(byte[] b, int i, int e) {
+    int j = i;
+    while (j < e && b[j] != '\n' && b[j] != 0x1b) {
+      j++;
+    }
+    return j;
   }
 
   /** Any other channel shape: searches instead of walking. */

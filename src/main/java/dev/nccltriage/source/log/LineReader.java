@@ -52,6 +52,17 @@ final class LineReader {
     while (true) {
       // a line longer than maxLine is cut whatever the read sizes: look no further than that
       int scanTo = Math.min(len, pos + maxLine + 1);
+      if (!skipping && lineNo >= 0 && pos < scanTo) {
+        if (consumed + pos >= limit) {
+          return lineNo;
+        }
+        int end = sink.lineAt(buf, pos, scanTo, lineNo + 1);
+        if (end >= 0) {
+          lineNo++;
+          pos = end + 1;
+          continue;
+        }
+      }
       int nl = pos < scanTo ? indexOfNewline(buf, pos, scanTo) : -1;
       if (nl >= 0) {
         if (!skipping) {

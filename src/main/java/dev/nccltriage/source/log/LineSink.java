@@ -6,4 +6,15 @@ package dev.nccltriage.source.log;
  */
 interface LineSink {
   void line(byte[] buf, int start, int end, long lineNo, boolean truncated, boolean mayHaveEscape);
+
+  /**
+   * A line that starts at {@code start} and ends at a newline before {@code limit}, offered before
+   * the reader looks for that newline. A sink that recognises the whole line takes it and returns
+   * the newline's index (the reader goes on after it, {@link #line} is not called); -1 leaves it
+   * to the reader. The common lines of a large log are taken this way, so their bytes are read
+   * once instead of twice.
+   */
+  default int lineAt(byte[] buf, int start, int limit, long lineNo) {
+    return -1;
+  }
 }

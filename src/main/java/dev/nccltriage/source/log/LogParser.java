@@ -28,6 +28,10 @@ final class LogParser implements LineSink {
   private byte[] scratch = new byte[256];
   private final PrefixCache prefixes;
   private int lastSlot = -1; // the cache slot of the last line, checked first
+  // what lineAt found for the line starting at hintStart in hintBuf (null: nothing)
+  private byte[] hintBuf;
+  private int hintStart;
+  private int hintSlot;
   private byte[] lastPrefix = new byte[128];
   private int lastPrefixLength = -1;
   private ProcessState lastProcess;
@@ -69,14 +73,50 @@ final class LogParser implements LineSink {
     }
   }
 
+  /**
+   * Takes a channel line of a thread seen before without looking for its end first: the prefix
+   * cache vouches for the prefix (no newline in it) and the channel scan stops at the newline.
+   * Counts exactly what {@link #line} would; any other line is left to it, with what the prefix
+   * lookup found, so that it is not done twice.
+   */
+  @Override
+  public int lineAt(byte[] b, int s, int limit, long lineNo) {
+    int hit = lastSlot >= 0 && prefixes.matches(lastSlot, b, s, limit) ? lastSlot : prefixes.find(b, s, limit);
+    hintBuf = b;
+    hintStart = s;
+    hintSlot = hit;
+    if (hit < 0) {
+      return -1;
+    }
+    ChannelParser channels = messages.channels;
+    int nl = channels.line(b, s + prefixes.length(hit), limit);
+    if (nl < 0) {
+      return -1;
+    }
+    hintBuf = null;
+    acc.lines++;
+    acc.ncclLines++;
+    slot.buf = b;
+    slot.start = s;
+    slot.end = nl;
+    slot.lineNo = lineNo;
+    lastSlot = hit;
+    channels.apply(prefixes.process(hit), b);
+    return nl;
+  }
+
   /** Parses one NCCL record starting in [s, e); returns false if nothing NCCL-like was found. */
   private boolean segment(byte[] b, int s, int e, boolean glued) {
-    if (!glued && lastSlot >= 0 && prefixes.matches(lastSlot, b, s, e)) {
-      // the same thread as the line before: no envelope search, no prefix parse
-      int n = prefixes.length(lastSlot);
-      return record(b, s, s + n - NCCL_INFO.length, s + n, e, false, prefixes.process(lastSlot));
+    int hit = -1;
+    if (!glued && hintBuf == b && hintStart == s) {
+      // lineAt looked this line's prefix up already (-1: not cached)
+      hintBuf = null;
+      hit = hintSlot >= 0 && e - s > prefixes.length(hintSlot) ? hintSlot : -1;
+    } else if (!glued && lastSlot >= 0 && prefixes.matches(lastSlot, b, s, e)) {
+      hit = lastSlot; // the same thread as the line before
+    } else if (!glued) {
+      hit = prefixes.find(b, s, e);
     }
-    int hit = glued ? -1 : prefixes.find(b, s, e);
     if (hit >= 0) {
       // a thread seen before
       lastSlot = hit;

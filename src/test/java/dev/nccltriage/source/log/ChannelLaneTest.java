@@ -1,0 +1,157 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nccltriage.facts.InputStats;
+import dev.nccltriage.facts.LogFacts;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link LogParser#lineAt} takes channel lines before their end is known; it must count exactly
+ * what the line-by-line path counts. Each input is parsed twice, once with the lane and once
+ * through a sink that only forwards whole lines, and the facts must be equal, down to evidence.
+ */
+class ChannelLaneTest {
+  /** Whole lines only: the default lineAt declines every line. */
+  private static LineSink withoutLane(LogParser p) {
+    return (b, s, e, lineNo, truncated, esc) -> p.line(b, s, e, lineNo, truncated, esc);
+  }
+
+  private static LogFacts parse(byte[] bytes, boolean lane, int maxLine, int readSize) throws IOException {
+    LogAccumulator acc = new LogAccumulator();
+    LogParser parser = new LogParser(acc, "x.log");
+    InputStream in = new ByteArrayInputStream(bytes);
+    if (readSize > 0) {
+      InputStream all = in;
+      in = new InputStream() { // short reads: lines straddle the reader's buffer refills
+        @Override
+        public int read() throws IOException {
+          return all.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+          return all.read(b, off, Math.min(len, readSize));
+        }
+      };
+    }
+    new LineReader(maxLine).read(in, Long.MAX_VALUE, lane ? parser : withoutLane(parser));
+    List<InputStats> stats = List.of(new InputStats("x.log", acc.lines, acc.ncclLines, acc.unplaced, acc.truncated));
+    return new FactsBuilder(acc, stats).build();
+  }
+
+  private static void assertLaneChangesNothing(byte[] bytes, int maxLine, int readSize) throws IOException {
+    LogFacts with = parse(bytes, true, maxLine, readSize);
+    LogFacts without = parse(bytes, false, maxLine, readSize);
+    assertThat(with).isEqualTo(without);
+  }
+
+  @Test
+  void everySampleLog() throws IOException {
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    try (Stream<Path> s = Files.list(Path.of("samples", "logs"))) {
+      for (Path p : s.filter(p -> p.toString().endsWith(".log")).sorted().toList()) {
+        all.write(Files.readAllBytes(p));
+        all.write('\n');
+      }
+    }
+    assertThat(all.size()).isGreaterThan(10_000);
+    assertLaneChangesNothing(all.toByteArray(), LineReader.DEFAULT_MAX_LINE, 0);
+    assertLaneChangesNothing(all.toByteArray(), LineReader.DEFAULT_MAX_LINE, 997);
+  }
+
+  /** Channel lines in every shape the lane must take or leave, from interleaved threads. */
+  private static final String[] MESSAGES = {
+    "Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read",
+    "Channel 01/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA",
+    "Channel 01/0 : 0[0] -> 8[0] [send] via NET/IB/3/GDRDMA",
+    "Channel 02/0 : 0[0] -> 8[0] [send] via NET/Socket/0",
+    "Channel 02/1 : 0[0] -> 8[0] [send] via NET/IBext_v8/2(1)/GDRDMA",
+    "Channel 02/1 : 0[0] -> 8[0] [send] via NET/IBext_v8/2(1/GDRDMA",
+    "Channel 03/0 : 0[0] -> 8[0] [send] via NET/AWS Libfabric/1/GDRDMA",
+    "Channel 03/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA/and/a/long/tail",
+    "Channel 04/0 : 3[3] -> 4[4] via P2P/direct pointer/read",
+    "Channel 04/0 : 3[3] -> 4[4] via SHM/direct/direct",
+    "Channel 05/0 : 3[3 -> 4[4] via P2P/IPC",
+    "Channel 05/02 :    0   1   2   3",
+    "Ring 00 : 0[0] -> 1[1] via P2P/IPC",
+    "Ring 00 : 7 -> 8 [send] via NET/IB/0/GDRDMA",
+    "Channel 06/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\r",
+    "Channel 06/0 : 0[0] -> 8[0] [send] via \u001b[1mNET/IB/0\u001b[0m",
+    "Channel 07/0 : 0[0] -> 1[1] via P2P/CUMEM/read  ",
+    "Channel 07/0 : 0[0] -> 1[1] via P2P/\u00e9t\u00e9",
+    "Channel 08/0 : 0[0] -> 8[0] [send] via NET/IB/0node-09:9:9 [1] NCCL INFO Channel 08/0 : 9[1] -> 1[1] via NET/IB/1/GDRDMA",
+    "Channel 08/0 : 0[0] -> 1[1] via P2P/IPCnode-09:9:9 [1] NCCL INFO Using network IB",
+    "Channel 09/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA node-09:9:9 [1] NCCL WARN NET/IB : Got completion with error 12",
+    "Connected all rings, use ring PXN 0 GDR 1",
+    "Using network IB",
+    "comm 0x55d0 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0",
+    "Channel",
+    "",
+  };
+  private static final String[] PREFIXES = {
+    "node-01:100:100 [0] NCCL INFO ", "node-01:101:101 [1] NCCL INFO ", "node-02:200:200 [0] NCCL INFO ",
+    "node-02:200:277 [0] NCCL INFO ", "a-very-long-host-name-shared-by-eight-ranks:300:300 [2] NCCL INFO ",
+    "a-very-long-host-name-shared-by-eight-ranks:301:301 [3] NCCL INFO ", "[1,0]<stdout>:node-03:5:5 [0] NCCL INFO ",
+    "n:1:1 [0] NCCL INFO ", "node-01:100:100 [0] NCCL WARN ", "",
+  };
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2, 3, 4, 5})
+  void mixedChannelShapes(long seed) throws IOException {
+    Random r = new Random(seed);
+    StringBuilder log = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      String prefix = PREFIXES[r.nextInt(PREFIXES.length)];
+      int run = 1 + r.nextInt(8); // a thread prints a few lines in a row, as interleaved logs do
+      for (int j = 0; j < run; j++) {
+        log.append(prefix).append(MESSAGES[r.nextInt(MESSAGES.length)]);
+        log.append(r.nextInt(50) == 0 ? "\r\n" : "\n");
+      }
+    }
+    byte[] bytes = log.toString().getBytes(StandardCharsets.UTF_8);
+    assertLaneChangesNothing(bytes, LineReader.DEFAULT_MAX_LINE, 0);
+    assertLaneChangesNothing(bytes, 64, 0); // lines cut at 64 bytes
+    assertLaneChangesNothing(bytes, LineReader.DEFAULT_MAX_LINE, 1 + r.nextInt(200));
+  }
+
+  @Test
+  void theLaneTakesTheCommonLines() throws IOException {
+    StringBuilder log = new StringBuilder();
+    for (int i = 0; i < 100; i++) {
+      log.append("node-01:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n");
+      log.append("node-01:100:100 [0] NCCL INFO Channel 01/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n");
+    }
+    LogAccumulator acc = new LogAccumulator();
+    LogParser parser = new LogParser(acc, "x.log");
+    int[] whole = {0};
+    LineSink counting = new LineSink() {
+      @Override
+      public void line(byte[] b, int s, int e, long lineNo, boolean truncated, boolean esc) {
+        whole[0]++;
+        parser.line(b, s, e, lineNo, truncated, esc);
+      }
+
+      @Override
+      public int lineAt(byte[] b, int s, int limit, long lineNo) {
+        return parser.lineAt(b, s, limit, lineNo);
+      }
+    };
+    new LineReader(LineReader.DEFAULT_MAX_LINE).read(
+        new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, counting);
+    assertThat(acc.lines).isEqualTo(200);
+    assertThat(whole[0]).as("lines left to the line-by-line path").isEqualTo(1); // the first one fills the cache
+  }
+}
