@@ -17,7 +17,10 @@ final class TarPaths {
 
   private TarPaths() {}
 
-  /** The name's components; refuses absolute names, "..", NUL and backslash-drive tricks. */
+  /**
+   * The name's components; refuses absolute names, ".." and NUL. A backslash is an ordinary byte
+   * in a Linux file name, so "..\x" or "C:\x" stays one name inside the folder.
+   */
   static List<String> safeName(String name) throws IOException {
     if (name.startsWith("/")) {
       throw new IOException("entry '" + show(name) + "': refused, an absolute name");

@@ -223,6 +223,16 @@ class TarGzTest {
   }
 
   @Test
+  void aBackslashIsPartOfOneNameInsideTheFolder() throws IOException {
+    Path a = archive(file("..\\evil", "x"), file("C:\\evil", "y"));
+    Path into = into();
+    TarGz.extract(a, into);
+    assertThat(into.resolve("..\\evil")).hasContent("x");
+    assertThat(into.resolve("C:\\evil")).hasContent("y");
+    assertThat(tmp.resolve("x/evil")).doesNotExist();
+  }
+
+  @Test
   void refusesNestedDotDot() throws IOException {
     Path a = archive(file("a/b/../../../evil", "pwned"));
     assertThatThrownBy(() -> TarGz.extract(a, into())).hasMessageContaining("a/b/../../../evil");
