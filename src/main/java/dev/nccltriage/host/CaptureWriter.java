@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
  * <p>Reads through a recorded symlink land where the link points inside the capture, as they did
  * on the host. {@code /proc/PID/environ} is recorded with its {@code NCCL_*} entries only. Paths
  * that escape the root with {@code ..}, paths inside the capture itself (when it lies under the
- * root being read) and the capture's own {@code .nccl-triage/} files are refused.
+ * root being read) and the capture's own {@code .nccl-triage/} files are refused, except a file
+ * read of its env (see {@link CaptureScope}).
  *
  * <p>Thread-safe: probes run concurrently. A listener must not change what the probe sees, so no
  * method throws; what could not be recorded is listed by {@link #problems()}.
