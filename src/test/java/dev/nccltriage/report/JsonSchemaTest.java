@@ -100,6 +100,16 @@ class JsonSchemaTest {
     softly.assertAll();
   }
 
+  @Test
+  void aProblemWhoseLayerIsOpenIsValid() {
+    // check --log where the container has what GPUDirect RDMA needs and the log shows none of it
+    CliRun run = CliRun.run("check", "--root", "samples/captures/healthy-8hca-gdr-net1",
+        "--log", "samples/logs/10-no-gdr-reason-not-logged-2.22.3.log", "-o", "json");
+    assertThat(run.json().get("verdict").get("status").asText()).isEqualTo("problem");
+    assertThat(run.json().get("verdict").get("layer").asText()).isEqualTo("unknown");
+    assertThat(validate(run.json())).isEmpty();
+  }
+
   /** A valid document, changed in one place; the schema must name that place. */
   static Stream<Arguments> brokenDocuments() {
     return Stream.of(
