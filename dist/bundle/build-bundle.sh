@@ -167,9 +167,11 @@ if [[ $JDK_MAJOR -ge 21 ]]; then COMPRESS=(--compress zip-0); else COMPRESS=(--c
 # image is 11.9 MB and gzip gets it to 11.4 MB (Temurin 25, java.base).
 # Left out as well: the TLS trust store and public-suffix list (nccl-triage opens no TLS connection),
 # jrt-fs.jar (lets *other* JDKs read this image) and the default class list (the archive below
-# has its own): 0.3 MB of the tarball.
+# has its own): 0.3 MB of the tarball. And libsimdsort.so (Java 22+): only C2's Arrays.sort
+# intrinsics load it, and the launcher runs C1 only (-Xlog:library shows it unloaded); with C2
+# turned on through NCCL_TRIAGE_JAVA_OPTS the JVM silently sorts without it. 0.1 MB.
 EXCLUDE=glob:/java.base/lib/security/cacerts,glob:/java.base/lib/security/public_suffix_list.dat
-EXCLUDE+=,glob:/java.base/lib/jrt-fs.jar
+EXCLUDE+=,glob:/java.base/lib/jrt-fs.jar,glob:/java.base/lib/libsimdsort.so
 # Java 19+ maps a CDS archive whose class path moved with it (the bundle is unpacked anywhere);
 # Java 17 does not, so a 17 runtime keeps the JDK's default archive instead of the bundle's own.
 APP_CDS=yes GEN_CDS=()
