@@ -66,26 +66,33 @@ final class RareMessages {
     }
   }
 
-  private static final byte[][] STARTS = {
-    Bytes.ascii("NET"), Bytes.ascii("NCCL"), Bytes.ascii("Bootstrap"), Bytes.ascii("GPU Direct"),
-    Bytes.ascii("DMA-BUF"), Bytes.ascii("Call to"), Bytes.ascii("Failed to"), Bytes.ascii("Count not"),
-    Bytes.ascii("External network"), Bytes.ascii("Error: network"), Bytes.ascii("Plugin name"),
-    Bytes.ascii("P2P plugin"), Bytes.ascii("Successfully loaded"), Bytes.ascii("Plugin Path")
+  private static final String[] STARTS = {
+    "NET", "NCCL", "Bootstrap", "GPU Direct", "DMA-BUF", "Call to", "Failed to", "Count not",
+    "External network", "Error: network", "Plugin name", "P2P plugin", "Successfully loaded", "Plugin Path"
   };
+  /** STARTS by first byte: a message is compared with the two or three that can match. */
+  private static final byte[][][] STARTS_BY_FIRST = new byte[128][][];
+
+  static {
+    for (String start : STARTS) {
+      byte[][] old = STARTS_BY_FIRST[start.charAt(0)];
+      byte[][] grown = old == null ? new byte[1][] : java.util.Arrays.copyOf(old, old.length + 1);
+      grown[grown.length - 1] = Bytes.ascii(start);
+      STARTS_BY_FIRST[start.charAt(0)] = grown;
+    }
+  }
+
   private static final byte[] BACKTRACE_ARROW = Bytes.ascii(" -> ");
 
   /** A cheap test before decoding: most unknown INFO lines (affinity, trees, tuning) stop here. */
   static boolean mayMatch(byte[] b, int from, int to) {
-    switch (b[from]) {
-      case 'N', 'B', 'G', 'D', 'C', 'F', 'E', 'P', 'S':
-        for (byte[] s : STARTS) {
-          if (Bytes.startsWith(b, from, to, s)) {
-            return true;
-          }
+    byte[][] starts = b[from] >= 0 ? STARTS_BY_FIRST[b[from]] : null;
+    if (starts != null) {
+      for (byte[] s : starts) {
+        if (Bytes.startsWith(b, from, to, s)) {
+          return true;
         }
-        break;
-      default:
-        break;
+      }
     }
     // a backtrace line "transport/net_ib.cc:368 -> 2" starts with a source path
     int dot = Bytes.indexOfByte(b, from, Math.min(to, from + 48), (byte) '.');
