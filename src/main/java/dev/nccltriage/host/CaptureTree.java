@@ -144,6 +144,12 @@ final class CaptureTree {
     }
   }
 
+  /** A placeholder for the path {@code comps} names, its parent folders created as recorded. */
+  void placeholderAt(List<String> comps) throws IOException {
+    Path parent = walk(comps.subList(0, comps.size() - 1), true, true, true);
+    placeholder(parent.resolve(comps.get(comps.size() - 1)));
+  }
+
   void placeholder(Path p) throws IOException {
     if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(p)) {
       Files.createFile(p);

@@ -144,8 +144,7 @@ public final class CaptureWriter implements ReadListener {
         if (directory) {
           tree.walk(comps, true, true, true);
         } else {
-          Path parent = tree.walk(comps.subList(0, comps.size() - 1), true, true, true);
-          tree.placeholder(parent.resolve(comps.get(comps.size() - 1)));
+          tree.placeholderAt(comps);
         }
       } catch (IOException | RuntimeException e) {
         problem("exists " + absPath + ": " + e.getMessage());
@@ -171,8 +170,7 @@ public final class CaptureWriter implements ReadListener {
         Files.writeString(opens, absPath + "\t" + r + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
             StandardOpenOption.APPEND, StandardOpenOption.WRITE);
         if (!r.equals("missing") && !comps.isEmpty()) {
-          Path parent = tree.walk(comps.subList(0, comps.size() - 1), true, true, true);
-          tree.placeholder(parent.resolve(comps.get(comps.size() - 1)));
+          tree.placeholderAt(comps);
         }
       } catch (IOException | RuntimeException e) {
         problem("open " + absPath + ": " + e.getMessage());

@@ -55,7 +55,7 @@ final class ChannelParser {
       return slowParse(p, b, m, e);
     }
     // a local transport token read to the end leaves no room for a glued record
-    consumed = !net && i == e ? e : net ? i : localTokenStart;
+    consumed = net ? i : i == e ? e : localTokenStart;
     apply(p, b);
     return true;
   }

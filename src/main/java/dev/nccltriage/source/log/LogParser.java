@@ -81,7 +81,7 @@ final class LogParser implements LineSink {
    */
   @Override
   public int lineAt(byte[] b, int s, int limit, long lineNo) {
-    int hit = lastSlot >= 0 && prefixes.matches(lastSlot, b, s, limit) ? lastSlot : prefixes.find(b, s, limit);
+    int hit = cachedSlot(b, s, limit);
     hintBuf = b;
     hintStart = s;
     hintSlot = hit;
@@ -105,6 +105,11 @@ final class LogParser implements LineSink {
     return nl;
   }
 
+  /** The cache slot of the line at s: the last line's thread first, then the table; -1 if none. */
+  private int cachedSlot(byte[] b, int s, int e) {
+    return lastSlot >= 0 && prefixes.matches(lastSlot, b, s, e) ? lastSlot : prefixes.find(b, s, e);
+  }
+
   /** Parses one NCCL record starting in [s, e); returns false if nothing NCCL-like was found. */
   private boolean segment(byte[] b, int s, int e, boolean glued) {
     int hit = -1;
@@ -112,10 +117,8 @@ final class LogParser implements LineSink {
       // lineAt looked this line's prefix up already (-1: not cached)
       hintBuf = null;
       hit = hintSlot >= 0 && e - s > prefixes.length(hintSlot) ? hintSlot : -1;
-    } else if (!glued && lastSlot >= 0 && prefixes.matches(lastSlot, b, s, e)) {
-      hit = lastSlot; // the same thread as the line before
     } else if (!glued) {
-      hit = prefixes.find(b, s, e);
+      hit = cachedSlot(b, s, e);
     }
     if (hit >= 0) {
       // a thread seen before

@@ -162,11 +162,15 @@ public final class NcclLogSource {
           }
         }));
       }
-      LogAccumulator job = new LogAccumulator();
+      LogAccumulator job = null; // the first part is the job so far, as in readAll
       long linesBefore = 0;
       for (Future<Chunk> f : futures) {
         Chunk c = f.get();
-        job.merge(c.acc, linesBefore);
+        if (job == null) {
+          job = c.acc;
+        } else {
+          job.merge(c.acc, linesBefore);
+        }
         linesBefore += c.acc.lines;
       }
       return job;

@@ -42,7 +42,6 @@ final class PrefixCache {
     return n > 0 && e - s > n && Bytes.equal(b, s, starts, i * MAX_PREFIX, n);
   }
 
-
   /** Forgets every entry (the processes belong to one part's accumulator). */
   void clear() {
     java.util.Arrays.fill(lengths, 0);
