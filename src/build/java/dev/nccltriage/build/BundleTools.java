@@ -71,7 +71,7 @@ public final class BundleTools {
         }
       }
     };
-    return new CommandLine(new NcclTriage(), factory);
+    return NcclTriage.commandLine(factory);
   }
 
   static void docs(Path out, String version) throws IOException {

@@ -3,7 +3,11 @@ package dev.nccltriage.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,8 +18,6 @@ import picocli.CommandLine.Command;
     versionProvider = NcclTriage.Version.class,
     description = "Finds why NCCL silently degraded (TCP sockets instead of RDMA, no GPUDirect RDMA, too few"
         + " HCAs, handshake on the overlay) and names the layer that owes the fix.",
-    subcommands = {LogCommand.class, BwCommand.class, LintCommand.class, CheckCommand.class, PreflightCommand.class, CaptureCommand.class,
-      GuideCommand.class, RulesCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:healthy (nothing at or above the --fail-on threshold)",
@@ -25,6 +27,18 @@ import picocli.CommandLine.Command;
       "4:internal error (a bug: please report it with the --debug output)"
     })
 public final class NcclTriage implements Runnable {
+  /**
+   * The subcommands by name, in the order help lists them. Not in the annotation: picocli builds
+   * the model of every subcommand it is given (reflection, annotation proxies), about 50 ms of a
+   * start-up, so a run that names a leaf command builds only that one.
+   */
+  static final Map<String, Class<?>> SUBCOMMANDS = subcommands(
+      "log", LogCommand.class, "bw", BwCommand.class, "lint", LintCommand.class, "check", CheckCommand.class,
+      "preflight", PreflightCommand.class, "capture", CaptureCommand.class, "guide", GuideCommand.class,
+      "rules", RulesCommand.class, "completion", CompletionCommand.class, "help", CommandLine.HelpCommand.class);
+  /** Commands that read the whole tree (help lists it, completion writes it). */
+  private static final Set<String> NEED_TREE = Set.of("help", "completion");
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -35,7 +49,7 @@ public final class NcclTriage implements Runnable {
   /** Runs the tool in-process and returns the exit code; tests call this. */
   public static int mainWithoutExit(Context ctx, String... args) {
     boolean debug = java.util.Arrays.asList(args).contains("--debug");
-    CommandLine cl = new CommandLine(new NcclTriage(), new Factory(ctx));
+    CommandLine cl = commandLine(new Factory(ctx), args);
     cl.setOut(new PrintWriter(ctx.out(), true));
     cl.setErr(new PrintWriter(ctx.err(), true));
     cl.setParameterExceptionHandler((ex, a) -> {
@@ -58,6 +72,40 @@ public final class NcclTriage implements Runnable {
     });
     cl.setExitCodeExceptionMapper(t -> ExitCode.INTERNAL.code());
     return cl.execute(args);
+  }
+
+  /** The whole command tree (help, completion, man pages). */
+  public static CommandLine commandLine(CommandLine.IFactory factory) {
+    CommandLine cl = new CommandLine(new NcclTriage(), factory);
+    for (Class<?> c : SUBCOMMANDS.values()) {
+      cl.addSubcommand(c);
+    }
+    return cl;
+  }
+
+  /**
+   * The tree as far as these arguments need it: the root and the leaf command that the first
+   * argument names. Anything else (no command, root options such as --help first, an unknown or
+   * misspelt command, help, completion) gets the whole tree, so usage lists and "did you mean"
+   * stay complete.
+   */
+  static CommandLine commandLine(CommandLine.IFactory factory, String... args) {
+    Class<?> leaf = args.length == 0 || NEED_TREE.contains(args[0]) ? null : SUBCOMMANDS.get(args[0]);
+    if (leaf == null) {
+      return commandLine(factory);
+    }
+    CommandLine cl = new CommandLine(new NcclTriage(), factory);
+    cl.addSubcommand(leaf);
+    return cl;
+  }
+
+  /** Name, class, name, class...: the names are spelled out because reading them from the annotations costs what this saves. */
+  private static Map<String, Class<?>> subcommands(Object... nameThenClass) {
+    Map<String, Class<?>> byName = new LinkedHashMap<>();
+    for (int i = 0; i < nameThenClass.length; i += 2) {
+      byName.put((String) nameThenClass[i], (Class<?>) nameThenClass[i + 1]);
+    }
+    return Collections.unmodifiableMap(byName);
   }
 
   /** A problem with what the user gave us: one line, exit 2. */

@@ -1,0 +1,47 @@
+package dev.nccltriage.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** A run that names a leaf command builds only that one; it must behave as with the whole tree. */
+class CommandTreeTest {
+  private static final CommandLine.IFactory FACTORY = new NcclTriage.Factory(new Context(java.io.InputStream.nullInputStream(),
+      System.out, System.err, CliRun.ENV, CliRun.REPO, false));
+
+  static Stream<String> leaves() {
+    return NcclTriage.SUBCOMMANDS.keySet().stream().filter(n -> !n.equals("help") && !n.equals("completion"));
+  }
+
+  @Test
+  void namesAreThoseOfTheAnnotations() {
+    NcclTriage.SUBCOMMANDS.forEach((name, cls) ->
+        assertThat(cls.getAnnotation(Command.class).name()).as(cls.getName()).isEqualTo(name));
+    assertThat(NcclTriage.commandLine(FACTORY).getSubcommands().keySet())
+        .containsExactlyElementsOf(NcclTriage.SUBCOMMANDS.keySet());
+  }
+
+  @ParameterizedTest
+  @MethodSource("leaves")
+  void aLeafCommandGetsOnlyItselfAndTheSameHelp(String name) {
+    CommandLine lazy = NcclTriage.commandLine(FACTORY, name, "--debug", "x");
+    assertThat(lazy.getSubcommands().keySet()).containsExactly(name);
+    assertThat(CliRun.run(name, "--help").stdout())
+        .isEqualTo(NcclTriage.commandLine(FACTORY).getSubcommands().get(name).getUsageMessage())
+        .isEqualTo(lazy.getSubcommands().get(name).getUsageMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "help", "completion", "lgo", "--", "--help", "-V"})
+  void anythingElseGetsTheWholeTree(String first) {
+    String[] args = first.isEmpty() ? new String[0] : new String[] {first, "log"};
+    assertThat(NcclTriage.commandLine(FACTORY, args).getSubcommands().keySet())
+        .containsExactlyElementsOf(NcclTriage.SUBCOMMANDS.keySet());
+  }
+}
