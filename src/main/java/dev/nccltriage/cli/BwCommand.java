@@ -12,8 +12,6 @@ import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.rules.Engine;
 import dev.nccltriage.rules.Rule;
-import dev.nccltriage.rules.RuleFileException;
-import dev.nccltriage.rules.RuleLoader;
 import dev.nccltriage.rules.RuleSet;
 import dev.nccltriage.rules.Verdict;
 import dev.nccltriage.source.bw.BwRun;
@@ -97,7 +95,7 @@ final class BwCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CompletableFuture<JsonReport> json = Reports.prepare(output);
+    CompletableFuture<JsonReport> json = Reports.prepare(output, ctx);
     if (hcas != null && hcas < 1) {
       throw new NcclTriage.UsageError("--hcas must be at least 1");
     }
@@ -111,12 +109,7 @@ final class BwCommand implements Callable<Integer> {
     if (run.rows().isEmpty()) {
       throw new NcclTriage.UsageError(name + ": no nccl-tests size rows found");
     }
-    RuleSet rules;
-    try {
-      rules = new RuleLoader().loadBuiltInAnd(common.rulesDir(ctx));
-    } catch (RuleFileException e) {
-      throw new NcclTriage.UsageError(e.getMessage());
-    }
+    RuleSet rules = ctx.preload().ruleSet(common.rulesDir(ctx));
     LogFacts logFacts = null;
     try {
       if (log != null) {

@@ -31,7 +31,7 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CompletableFuture<JsonReport> json = Reports.prepare(output);
+    CompletableFuture<JsonReport> json = Reports.prepare(output, ctx);
     Report report = LadderRun.run("check", ladder, log, ctx);
     Reports.render(report, output, ctx, json);
     return Reports.exitCode(report, ladder.common.failOn);

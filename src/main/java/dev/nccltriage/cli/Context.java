@@ -7,10 +7,16 @@ import java.util.Map;
 
 /**
  * What a command may touch of the outside world, injected so tests run commands in-process:
- * standard streams, the environment, the working directory and whether stdout is a terminal.
+ * standard streams, the environment, the working directory, whether stdout is a terminal, and
+ * the work started ahead of the command ({@link Preload}).
  */
 public record Context(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Path cwd,
-    boolean stdoutIsTerminal, boolean stderrIsTerminal, java.time.Clock clock) {
+    boolean stdoutIsTerminal, boolean stderrIsTerminal, java.time.Clock clock, Preload preload) {
+
+  public Context(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Path cwd,
+      boolean stdoutIsTerminal, boolean stderrIsTerminal, java.time.Clock clock) {
+    this(in, out, err, env, cwd, stdoutIsTerminal, stderrIsTerminal, clock, Preload.lazy());
+  }
 
   public Context(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Path cwd,
       boolean stdoutIsTerminal) {

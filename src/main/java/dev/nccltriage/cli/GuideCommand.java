@@ -11,8 +11,6 @@ import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.report.TextReport;
 import dev.nccltriage.rules.Engine;
-import dev.nccltriage.rules.RuleFileException;
-import dev.nccltriage.rules.RuleLoader;
 import dev.nccltriage.rules.Verdict;
 import dev.nccltriage.source.log.LogInputException;
 import dev.nccltriage.source.log.NcclLogSource;
@@ -170,12 +168,7 @@ final class GuideCommand implements Callable<Integer> {
   }
 
   private int guide(Terminal terminal) throws IOException {
-    Engine engine;
-    try {
-      engine = new Engine(new RuleLoader().loadBuiltInAnd(null));
-    } catch (RuleFileException e) {
-      throw new NcclTriage.UsageError(e.getMessage());
-    }
+    Engine engine = new Engine(ctx.preload().ruleSet(null));
     LogFacts logFacts = readLog();
     FactSet facts = logFacts != null ? LogFactSet.from(logFacts, expectHcas) : new FactSet();
     facts.put("probe.log", logFacts != null ? "ok" : "skipped", List.of());

@@ -15,18 +15,13 @@ import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.rules.Engine;
 import dev.nccltriage.rules.LadderStep;
-import dev.nccltriage.rules.RuleFileException;
-import dev.nccltriage.rules.RuleLoader;
 import dev.nccltriage.rules.RuleSet;
 import dev.nccltriage.rules.Verdict;
 import dev.nccltriage.source.log.LogInputException;
 import dev.nccltriage.source.log.NcclLogSource;
 import dev.nccltriage.source.probe.LadderSource;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /** Wires check and preflight: root and runner, probes, optional log, rules, one report. */
 final class LadderRun {
@@ -34,15 +29,8 @@ final class LadderRun {
 
   static Report run(String command, LadderOptions o, String log, Context ctx) {
     Expectations expect = o.expectations(ctx);
-    // the rules (YAML) load while the probes wait for their commands
-    Path extra = o.common.rulesDir(ctx);
-    CompletableFuture<RuleSet> loading = CompletableFuture.supplyAsync(() -> {
-      try {
-        return new RuleLoader().loadBuiltInAnd(extra);
-      } catch (RuleFileException e) {
-        throw new CompletionException(new NcclTriage.UsageError(e.getMessage()));
-      }
-    });
+    // the built-in rules (YAML) load while the probes wait for their commands
+    ctx.preload().rules();
     return Roots.with(ctx, o.root, o.capture, rootDir -> {
       HostRoot root = new HostRoot(rootDir);
       CommandRunner runner = root.live()
@@ -58,12 +46,7 @@ final class LadderRun {
           throw new NcclTriage.UsageError(e.getMessage());
         }
       }
-      RuleSet rules;
-      try {
-        rules = loading.join();
-      } catch (CompletionException e) {
-        throw e.getCause() instanceof RuntimeException r ? r : e;
-      }
+      RuleSet rules = ctx.preload().ruleSet(o.common.rulesDir(ctx));
       FactSet facts = logFacts != null ? LogFactSet.from(logFacts, expect.hcas()) : new FactSet();
       facts.put("probe.log", logFacts != null ? "ok" : "skipped", List.of());
       PodFactSet.add(facts, pod, expect, logFacts != null);

@@ -5,8 +5,6 @@ import dev.nccltriage.facts.Version;
 import dev.nccltriage.report.LintReport;
 import dev.nccltriage.rules.Engine;
 import dev.nccltriage.rules.Rule;
-import dev.nccltriage.rules.RuleFileException;
-import dev.nccltriage.rules.RuleLoader;
 import dev.nccltriage.rules.RuleSet;
 import dev.nccltriage.rules.Verdict;
 import dev.nccltriage.source.k8s.ManifestException;
@@ -76,12 +74,7 @@ final class LintCommand implements Callable<Integer> {
       }
       version = Version.parse(ncclVersion);
     }
-    RuleSet rules;
-    try {
-      rules = new RuleLoader().loadBuiltInAnd(common.rulesDir(ctx));
-    } catch (RuleFileException e) {
-      throw new NcclTriage.UsageError(e.getMessage());
-    }
+    RuleSet rules = ctx.preload().ruleSet(common.rulesDir(ctx));
     ManifestSource source = new ManifestSource(ctx.in(), Set.copyOf(rdmaResources));
     List<LintReport.Input> inputStats = new ArrayList<>();
     List<PodTemplate> templates = new ArrayList<>();

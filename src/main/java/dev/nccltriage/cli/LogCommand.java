@@ -7,17 +7,13 @@ import dev.nccltriage.report.JsonReport;
 import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.rules.Engine;
-import dev.nccltriage.rules.RuleFileException;
-import dev.nccltriage.rules.RuleLoader;
 import dev.nccltriage.rules.RuleSet;
 import dev.nccltriage.rules.Verdict;
 import dev.nccltriage.source.log.LogInputException;
 import dev.nccltriage.source.log.NcclLogSource;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -58,30 +54,17 @@ final class LogCommand implements Callable<Integer> {
     if (expectHcas != null && expectHcas < 1) {
       throw new NcclTriage.UsageError("--expect-hcas must be at least 1");
     }
-    // Loading the rules (YAML) overlaps with reading the log: half of a small run's wall time.
-    Path extra = common.rulesDir(ctx);
-    CompletableFuture<RuleSet> loading = CompletableFuture.supplyAsync(() -> {
-      try {
-        return new RuleLoader().loadBuiltInAnd(extra);
-      } catch (RuleFileException e) {
-        throw new CompletionException(new NcclTriage.UsageError(e.getMessage()));
-      }
-    });
-    CompletableFuture<JsonReport> json = Reports.prepare(output);
+    // the built-in rules (YAML) load while the log is read, if Main has not started them already
+    ctx.preload().rules();
+    CompletableFuture<JsonReport> json = Reports.prepare(output, ctx);
     LogFacts facts;
     try {
       facts = new NcclLogSource(ctx.in(), threads).withProgress(TerminalProgress.forContext(ctx))
           .read(inputs, ctx.cwd());
     } catch (LogInputException e) {
-      loading.cancel(false);
       throw new NcclTriage.UsageError(e.getMessage());
     }
-    RuleSet rules;
-    try {
-      rules = loading.join();
-    } catch (CompletionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : e;
-    }
+    RuleSet rules = ctx.preload().ruleSet(common.rulesDir(ctx));
     FactSet factSet = LogFactSet.from(facts, expectHcas);
     Verdict verdict = new Engine(rules).evaluate(factSet, facts.differs());
     Report report = new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), "log", facts.inputs(),

@@ -19,10 +19,11 @@ public final class Main {
   }
 
   public static void main(String[] args) {
+    Preload preload = Preload.forArgs(args); // first: it runs while the rest of start-up does
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
     Context ctx = new Context(System.in, out, err, System.getenv(), Path.of("").toAbsolutePath(),
-        isTerminal(1), isTerminal(2), java.time.Clock.systemUTC());
+        isTerminal(1), isTerminal(2), java.time.Clock.systemUTC(), preload);
     int code = NcclTriage.mainWithoutExit(ctx, args);
     out.flush();
     System.exit(code);

@@ -29,7 +29,7 @@ final class PreflightCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CompletableFuture<JsonReport> json = Reports.prepare(OutputFormat.json);
+    CompletableFuture<JsonReport> json = Reports.prepare(OutputFormat.json, ctx);
     Report report = LadderRun.run("preflight", ladder, null, ctx);
     json.join().writeCompact(report, ctx.out());
     new TextReport(ctx.width(), false).write(report, ctx.err());

@@ -17,9 +17,8 @@ final class Reports {
    * takes ~50 ms to build, a sixth of a small log's run, and the work before rendering (reading
    * the log, running the probes) leaves time for it.
    */
-  static CompletableFuture<JsonReport> prepare(OutputFormat format) {
-    return format == OutputFormat.json
-        ? CompletableFuture.supplyAsync(JsonReport::new) : CompletableFuture.completedFuture(null);
+  static CompletableFuture<JsonReport> prepare(OutputFormat format, Context ctx) {
+    return format == OutputFormat.json ? ctx.preload().json() : CompletableFuture.completedFuture(null);
   }
 
   static void render(Report report, OutputFormat format, Context ctx) throws IOException {

@@ -2,8 +2,6 @@ package dev.nccltriage.cli;
 
 import dev.nccltriage.facts.FactVocabulary;
 import dev.nccltriage.rules.Rule;
-import dev.nccltriage.rules.RuleFileException;
-import dev.nccltriage.rules.RuleLoader;
 import dev.nccltriage.rules.RuleSet;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -35,12 +33,7 @@ final class RulesCommand implements Callable<Integer> {
           out.printf("%-26s %-8s %s%n", e.name(), e.type().name().toLowerCase(java.util.Locale.ROOT), e.meaning()));
       return 0;
     }
-    RuleSet set;
-    try {
-      set = new RuleLoader().loadBuiltInAnd(rulesDir == null ? null : ctx.cwd().resolve(rulesDir));
-    } catch (RuleFileException e) {
-      throw new NcclTriage.UsageError(e.getMessage());
-    }
+    RuleSet set = ctx.preload().ruleSet(rulesDir == null ? null : ctx.cwd().resolve(rulesDir));
     out.println("Decision tree, asked in order. A 'no' of severity problem makes the verdict a problem; the first");
     out.println("'no' whose cause the log shows names the layer, and a problem lint outranks a 'no' that only a");
     out.println("fallback explains.");

@@ -3,6 +3,7 @@ package dev.nccltriage.report;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,9 +15,12 @@ public final class JsonReport {
       .setVisibility(PropertyAccessor.IS_GETTER, JsonAutoDetect.Visibility.NONE)
       .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
       .enable(SerializationFeature.INDENT_OUTPUT);
+  // Built here, not at the first write: the serializers of Report and of every record under it are
+  // found (reflection) when the writer is made, which the command does in the background.
+  private final ObjectWriter writer = mapper.writerFor(Report.class);
 
   public void write(Report report, OutputStream out) throws IOException {
-    mapper.writeValue(new NonClosing(out), report);
+    writer.writeValue(new NonClosing(out), report);
     out.write('\n');
     out.flush();
   }

@@ -28,6 +28,11 @@ public final class RuleLoader {
   private static final Set<String> STATUSES = Set.of("healthy", "problem", "inconclusive");
 
   public RuleSet loadBuiltInAnd(Path extraDir) throws RuleFileException {
+    return loadOnto(loadBuiltIn(), extraDir);
+  }
+
+  /** The rules packaged in the jar, in file order (a command may load them ahead of need). */
+  public List<Rule> loadBuiltIn() throws RuleFileException {
     RuleSet.Builder set = new RuleSet.Builder();
     for (String name : builtInNames()) {
       try (InputStream in = RuleLoader.class.getResourceAsStream("/rules/" + name)) {
@@ -39,6 +44,13 @@ public final class RuleLoader {
         throw new RuleFileException("rules/" + name + ": " + e.getMessage());
       }
     }
+    return set.rules();
+  }
+
+  /** The built-in rules from {@link #loadBuiltIn} and those of {@code extraDir} (null: none). */
+  public RuleSet loadOnto(List<Rule> builtIn, Path extraDir) throws RuleFileException {
+    RuleSet.Builder set = new RuleSet.Builder();
+    builtIn.forEach(r -> set.add(r, 0)); // unique: loadBuiltIn checked them
     if (extraDir != null) {
       loadDir(extraDir, set);
     }

@@ -29,6 +29,11 @@ public record RuleSet(List<Rule.Gate> gates, List<Rule.Question> questions, List
       }
     }
 
+    /** The rules added so far, in order. */
+    public List<Rule> rules() {
+      return List.copyOf(byId.values());
+    }
+
     public RuleSet build() throws RuleFileException {
       List<Rule.Gate> gates = new ArrayList<>();
       List<Rule.Question> questions = new ArrayList<>();

@@ -1,0 +1,89 @@
+package dev.nccltriage.cli;
+
+import dev.nccltriage.report.JsonReport;
+import dev.nccltriage.rules.Rule;
+import dev.nccltriage.rules.RuleFileException;
+import dev.nccltriage.rules.RuleLoader;
+import dev.nccltriage.rules.RuleSet;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Work a command will need whatever its options say: the built-in rules (YAML, ~70 ms when the JVM
+ * is cold) and the JSON writer (~50 ms). Started from {@link Main} before picocli builds the command
+ * line, they run on a core that is idle during start-up instead of competing with the parse later.
+ * Started on first use otherwise (tests, other commands). Each is made at most once.
+ */
+final class Preload {
+  /** Commands that evaluate the built-in rules. */
+  private static final Set<String> RULES = Set.of("log", "check", "preflight", "lint", "bw");
+
+  private CompletableFuture<List<Rule>> rules;
+  private CompletableFuture<JsonReport> json;
+
+  /** Nothing started: each piece starts when a command first asks for it. */
+  static Preload lazy() {
+    return new Preload();
+  }
+
+  /**
+   * Starts what the command named first in {@code args} will ask for. A guess from the raw
+   * arguments can only start work early or not: the command still asks, and gets the same.
+   */
+  static Preload forArgs(String... args) {
+    Preload p = new Preload();
+    if (args.length > 0 && RULES.contains(args[0])) {
+      p.rules();
+      if (args[0].equals("preflight") || wantsJson(args)) {
+        p.json();
+      }
+    }
+    return p;
+  }
+
+  private static boolean wantsJson(String[] args) {
+    for (int i = 1; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("-ojson") || a.equals("--output=json")
+          || (a.equals("-o") || a.equals("--output")) && i + 1 < args.length && args[i + 1].equals("json")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The built-in rules; a broken built-in file fails the future with a RuleFileException cause. */
+  synchronized CompletableFuture<List<Rule>> rules() {
+    if (rules == null) {
+      rules = CompletableFuture.supplyAsync(() -> {
+        try {
+          return new RuleLoader().loadBuiltIn();
+        } catch (RuleFileException e) {
+          throw new CompletionException(e);
+        }
+      });
+    }
+    return rules;
+  }
+
+  /** The built-in rules and those of {@code extraDir} (null: none); a bad rule file is a usage error. */
+  RuleSet ruleSet(Path extraDir) {
+    try {
+      return new RuleLoader().loadOnto(rules().join(), extraDir);
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuleFileException r ? new NcclTriage.UsageError(r.getMessage()) : e;
+    } catch (RuleFileException e) {
+      throw new NcclTriage.UsageError(e.getMessage());
+    }
+  }
+
+  synchronized CompletableFuture<JsonReport> json() {
+    if (json == null) {
+      json = CompletableFuture.supplyAsync(JsonReport::new);
+    }
+    return json;
+  }
+}
