@@ -363,9 +363,32 @@ final class FactsBuilder {
     evidence.put("ringsGdr", cap(rings));
   }
 
+  /**
+   * The first {@link EvidenceList#KEEP} items in (source, line) order, ties in list order: what a
+   * stable sort would put first, found in one pass (the lists hold a few items per host, and this
+   * runs interpreted; sorting them with comparator lambdas cost more than the rest of the build).
+   */
   static List<Evidence> cap(List<Evidence> l) {
-    List<Evidence> sorted = new ArrayList<>(l);
-    sorted.sort(java.util.Comparator.comparing(Evidence::source).thenComparingLong(Evidence::line));
-    return List.copyOf(sorted.subList(0, Math.min(sorted.size(), EvidenceList.KEEP)));
+    Evidence[] first = new Evidence[EvidenceList.KEEP];
+    int n = 0;
+    for (Evidence e : l) {
+      int at = n;
+      while (at > 0 && before(e, first[at - 1])) {
+        at--;
+      }
+      if (at == first.length) {
+        continue;
+      }
+      int last = Math.min(n, first.length - 1);
+      System.arraycopy(first, at, first, at + 1, last - at);
+      first[at] = e;
+      n = Math.min(n + 1, first.length);
+    }
+    return List.of(java.util.Arrays.copyOf(first, n));
+  }
+
+  private static boolean before(Evidence a, Evidence b) {
+    int c = a.source().compareTo(b.source());
+    return c < 0 || c == 0 && a.line() < b.line();
   }
 }

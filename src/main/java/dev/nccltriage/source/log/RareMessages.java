@@ -52,6 +52,7 @@ final class RareMessages {
   private static final int MEMO_LIMIT = 1024;
   private final java.util.Map<String, IbUsing> ibUsingSeen = new java.util.HashMap<>();
   private final java.util.Map<String, Iface> ifaceSeen = new java.util.HashMap<>();
+  private final java.util.Map<String, List<Hca>> hcaListSeen = new java.util.HashMap<>();
 
   RareMessages(LogAccumulator acc, EvidenceSlot slot) {
     this.acc = acc;
@@ -245,11 +246,23 @@ final class RareMessages {
     if (!m.find()) {
       return null;
     }
-    IbUsing u = new IbUsing(hcas(m.group(1)), m.group(2) != null, ifaceOf(m.group(3).trim()));
+    IbUsing u = new IbUsing(hcaList(m.group(1)), m.group(2) != null, ifaceOf(m.group(3).trim()));
     if (ibUsingSeen.size() < MEMO_LIMIT) {
       ibUsingSeen.put(msg, u);
     }
     return u;
+  }
+
+  /** The HCA list: alike on every node of a job (the OOB address after it is not), so kept by text. */
+  private List<Hca> hcaList(String list) {
+    List<Hca> known = hcaListSeen.get(list);
+    if (known == null) {
+      known = hcas(list);
+      if (hcaListSeen.size() < MEMO_LIMIT) {
+        hcaListSeen.put(list, known);
+      }
+    }
+    return known;
   }
 
   static List<Hca> hcas(String list) {
