@@ -149,11 +149,12 @@ public final class NcclLogSource {
       idle.add(new Worker(new LineReader(maxLine, progress), new PrefixCache()));
     }
     try {
-      List<Future<Chunk>> futures = new ArrayList<>();
-      for (int i = 0; i < parts; i++) {
+      List<Future<Chunk>> futures = new ArrayList<>(java.util.Collections.nCopies(parts, null));
+      for (int k = 0; k < parts; k++) {
+        int i = submitOrder(k, parts, workers);
         long from = size * i / parts;
         long to = size * (i + 1) / parts;
-        futures.add(pool.submit(() -> {
+        futures.set(i, pool.submit(() -> {
           Worker w = idle.take();
           try {
             return chunk(name, path, from, to, w);
@@ -183,6 +184,18 @@ public final class NcclLogSource {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * The part to submit k-th: the first part waits until every worker has had one. It holds the
+   * lines each process prints once at start-up (version, interfaces, HCAs: the regex-heavy kind),
+   * cheap once the JIT has compiled the parser and costly before.
+   */
+  static int submitOrder(int k, int parts, int workers) {
+    if (parts <= workers) {
+      return k;
+    }
+    return k < workers ? k + 1 : k == workers ? 0 : k;
   }
 
   private record Chunk(LogAccumulator acc) {}
