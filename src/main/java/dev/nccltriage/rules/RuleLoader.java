@@ -31,20 +31,48 @@ public final class RuleLoader {
     return loadOnto(loadBuiltIn(), extraDir);
   }
 
-  /** The rules packaged in the jar, in file order (a command may load them ahead of need). */
+  /**
+   * The rules packaged in the jar, in file order (a command may load them ahead of need). Read
+   * from the trees the build stored beside them when those match the YAML, else from the YAML.
+   */
   public List<Rule> loadBuiltIn() throws RuleFileException {
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    for (String name : builtInNames(new String(resource("INDEX"), StandardCharsets.UTF_8))) {
+      files.put(name, resource(name));
+    }
+    Map<String, YamlNode> trees = storedTrees(YamlTrees.checksum(files));
     RuleSet.Builder set = new RuleSet.Builder();
-    for (String name : builtInNames()) {
-      try (InputStream in = RuleLoader.class.getResourceAsStream("/rules/" + name)) {
-        if (in == null) {
-          throw new RuleFileException("rules/" + name + ": listed in rules/INDEX but missing from the jar");
-        }
-        load("rules/" + name, new InputStreamReader(in, StandardCharsets.UTF_8), set);
-      } catch (IOException e) {
-        throw new RuleFileException("rules/" + name + ": " + e.getMessage());
+    for (Map.Entry<String, byte[]> f : files.entrySet()) {
+      String file = "rules/" + f.getKey();
+      YamlNode tree = trees == null ? null : trees.get(f.getKey());
+      if (tree != null) {
+        loadTree(file, tree, set);
+      } else {
+        load(file, new InputStreamReader(new java.io.ByteArrayInputStream(f.getValue()), StandardCharsets.UTF_8), set);
       }
     }
     return set.rules();
+  }
+
+  private static byte[] resource(String name) throws RuleFileException {
+    try (InputStream in = RuleLoader.class.getResourceAsStream("/rules/" + name)) {
+      if (in == null) {
+        throw new RuleFileException(name.equals("INDEX") ? "rules/INDEX is missing from the jar"
+            : "rules/" + name + ": listed in rules/INDEX but missing from the jar");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new RuleFileException("rules/" + name + ": " + e.getMessage());
+    }
+  }
+
+  /** The stored trees if they were made from exactly these files; null otherwise (then YAML is read). */
+  private static Map<String, YamlNode> storedTrees(long checksum) {
+    try (InputStream in = RuleLoader.class.getResourceAsStream(YamlTrees.RESOURCE)) {
+      return in == null ? null : YamlTrees.read(new java.io.DataInputStream(new java.io.BufferedInputStream(in)), checksum);
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   /** The built-in rules from {@link #loadBuiltIn} and those of {@code extraDir} (null: none). */
@@ -57,16 +85,9 @@ public final class RuleLoader {
     return set.build();
   }
 
-  private static List<String> builtInNames() throws RuleFileException {
-    try (InputStream in = RuleLoader.class.getResourceAsStream("/rules/INDEX")) {
-      if (in == null) {
-        throw new RuleFileException("rules/INDEX is missing from the jar");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
-          .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-    } catch (IOException e) {
-      throw new RuleFileException("rules/INDEX: " + e.getMessage());
-    }
+  /** The file names listed in an INDEX text, in order. */
+  static List<String> builtInNames(String index) {
+    return index.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
   }
 
   private void loadDir(Path dir, RuleSet.Builder set) throws RuleFileException {
@@ -90,8 +111,22 @@ public final class RuleLoader {
 
   /** Loads one file into the set; visible for tests that feed broken rules. */
   public void load(String file, Reader reader, RuleSet.Builder set) throws RuleFileException {
+    YamlNode root;
     try {
-      YamlNode root = YamlNode.read(reader);
+      root = YamlNode.read(reader);
+    } catch (RuleException e) {
+      throw new RuleFileException(file + ":" + e.line() + ": " + e.getMessage());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+      throw new RuleFileException(file + ":" + line + ": not valid YAML: " + e.getOriginalMessage().lines().findFirst().orElse(""));
+    } catch (IOException e) {
+      throw new RuleFileException(file + ": " + e.getMessage());
+    }
+    loadTree(file, root, set);
+  }
+
+  private void loadTree(String file, YamlNode root, RuleSet.Builder set) throws RuleFileException {
+    try {
       Map<String, YamlNode> top = root.map("a rule file");
       for (Map.Entry<String, YamlNode> e : top.entrySet()) {
         for (YamlNode n : e.getValue().list("'" + e.getKey() + "'")) {
@@ -110,11 +145,6 @@ public final class RuleLoader {
       }
     } catch (RuleException e) {
       throw new RuleFileException(file + ":" + e.line() + ": " + e.getMessage());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-      throw new RuleFileException(file + ":" + line + ": not valid YAML: " + e.getOriginalMessage().lines().findFirst().orElse(""));
-    } catch (IOException e) {
-      throw new RuleFileException(file + ": " + e.getMessage());
     }
   }
 
