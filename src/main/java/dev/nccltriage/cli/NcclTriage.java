@@ -85,11 +85,14 @@ public final class NcclTriage implements Runnable {
 
   /**
    * The tree as far as these arguments need it: the root and the leaf command that the first
-   * argument names. Anything else (no command, root options such as --help first, an unknown or
+   * argument names, or the root alone for a lone --version. Anything else (no command, root options such as --help first, an unknown or
    * misspelt command, help, completion) gets the whole tree, so usage lists and "did you mean"
    * stay complete.
    */
   static CommandLine commandLine(CommandLine.IFactory factory, String... args) {
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      return new CommandLine(new NcclTriage(), factory); // prints a line; needs no command
+    }
     Class<?> leaf = args.length == 0 || NEED_TREE.contains(args[0]) ? null : SUBCOMMANDS.get(args[0]);
     if (leaf == null) {
       return commandLine(factory);

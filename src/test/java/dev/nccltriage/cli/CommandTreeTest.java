@@ -38,6 +38,13 @@ class CommandTreeTest {
   }
 
   @ParameterizedTest
+  @ValueSource(strings = {"--version", "-V"})
+  void aLoneVersionGetsTheRootAlone(String option) {
+    assertThat(NcclTriage.commandLine(FACTORY, option).getSubcommands()).isEmpty();
+    assertThat(CliRun.run(option).stdout()).isEqualTo("nccl-triage " + NcclTriage.version() + "\n");
+  }
+
+  @ParameterizedTest
   @ValueSource(strings = {"", "help", "completion", "lgo", "--", "--help", "-V"})
   void anythingElseGetsTheWholeTree(String first) {
     String[] args = first.isEmpty() ? new String[0] : new String[] {first, "log"};
