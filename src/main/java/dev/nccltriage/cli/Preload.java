@@ -80,6 +80,10 @@ final class Preload {
     }
   }
 
+  synchronized boolean started(boolean rulesOrJson) {
+    return (rulesOrJson ? rules : json) != null;
+  }
+
   synchronized CompletableFuture<JsonReport> json() {
     if (json == null) {
       json = CompletableFuture.supplyAsync(JsonReport::new);
