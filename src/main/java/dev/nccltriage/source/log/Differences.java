@@ -77,6 +77,6 @@ final class Differences {
         default -> ev.addAll(h.channelNoGdr.items());
       }
     }
-    return FactsBuilder.cap(ev);
+    return JobEvidence.first(ev);
   }
 }

@@ -153,7 +153,7 @@ final class FactsBuilder {
         ringsGdr = ringsGdr < 0 ? p.ringsGdr : Math.min(ringsGdr, p.ringsGdr);
       }
     }
-    collectEvidence(byHost, unattributed);
+    JobEvidence.collect(byHost, unattributed, evidence);
 
     List<GdrDecision> gdr = new ArrayList<>();
     acc.gdr.values().forEach(g -> gdr.add(new GdrDecision(g.enabled, g.reason, g.distance, g.threshold,
@@ -174,7 +174,7 @@ final class FactsBuilder {
         e.evidence.count(), List.copyOf(e.hosts), e.evidence.items())));
     List<Evidence> versionEv = new ArrayList<>();
     acc.versions.values().forEach(l -> versionEv.addAll(l.items()));
-    evidence.put("versions", cap(versionEv));
+    evidence.put("versions", JobEvidence.first(versionEv));
     evidence.put("dmabuf", acc.dmabuf.items());
 
     return new LogFacts(inputs, acc.ncclLines, versions(acc.versions.keySet()), ranks,
@@ -205,31 +205,6 @@ final class FactsBuilder {
       }
     }
     return best != null ? best : p.network;
-  }
-
-  /** Channel counts summed without a record per addition. */
-  private static final class ChannelSum {
-    long total;
-    long gdr;
-    long send;
-    long sendGdr;
-    long receive;
-    long receiveGdr;
-
-    void add(ProcessState p) {
-      for (ChannelCounter c : p.netChannels.values()) {
-        total += c.total();
-        gdr += c.sendGdr + c.receiveGdr;
-        send += c.send;
-        sendGdr += c.sendGdr;
-        receive += c.receive;
-        receiveGdr += c.receiveGdr;
-      }
-    }
-
-    ChannelStats stats() {
-      return new ChannelStats(total, gdr, send, sendGdr, receive, receiveGdr);
-    }
   }
 
   private NodeFacts node(String host, List<ProcessState> ps, Set<String> jobTransports, ChannelSum jobChannels) {
@@ -319,76 +294,5 @@ final class FactsBuilder {
       out.add(p);
     }
     return out;
-  }
-
-  /** The evidence of every host; a host's processes share one HostEvidence, so one per host. */
-  private void collectEvidence(Map<String, List<ProcessState>> byHost, List<ProcessState> unattributed) {
-    List<Evidence> network = new ArrayList<>();
-    List<Evidence> gdrYes = new ArrayList<>();
-    List<Evidence> gdrNo = new ArrayList<>();
-    List<Evidence> noDevice = new ArrayList<>();
-    List<Evidence> ibUsing = new ArrayList<>();
-    List<Evidence> socket = new ArrayList<>();
-    List<Evidence> boot = new ArrayList<>();
-    List<Evidence> comm = new ArrayList<>();
-    List<Evidence> local = new ArrayList<>();
-    List<Evidence> rings = new ArrayList<>();
-    java.util.Set<HostEvidence> hosts = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    byHost.values().forEach(ps -> hosts.add(ps.get(0).evidence));
-    unattributed.forEach(p -> hosts.add(p.evidence));
-    for (HostEvidence h : hosts) {
-      network.addAll(h.network.items());
-      gdrYes.addAll(h.channelGdr.items());
-      gdrNo.addAll(h.channelNoGdr.items());
-      noDevice.addAll(h.ibNoDevice.items());
-      ibUsing.addAll(h.ibUsing.items());
-      socket.addAll(h.socket.items());
-      boot.addAll(h.bootstrap.items());
-      comm.addAll(h.comm.items());
-      local.addAll(h.localChannels.items());
-      rings.addAll(h.ringsGdr.items());
-    }
-    evidence.put("network", cap(network));
-    evidence.put("channels.gdrdma", cap(gdrYes));
-    evidence.put("channels.noGdrdma", cap(gdrNo));
-    List<Evidence> channels = new ArrayList<>(cap(gdrNo));
-    channels.addAll(cap(gdrYes));
-    evidence.put("channels", cap(channels));
-    evidence.put("ibNoDevice", cap(noDevice));
-    evidence.put("ibUsing", cap(ibUsing));
-    evidence.put("socket", cap(socket));
-    evidence.put("bootstrap", cap(boot));
-    evidence.put("comm", cap(comm));
-    evidence.put("localChannels", cap(local));
-    evidence.put("ringsGdr", cap(rings));
-  }
-
-  /**
-   * The first {@link EvidenceList#KEEP} items in (source, line) order, ties in list order: what a
-   * stable sort would put first, found in one pass (the lists hold a few items per host, and this
-   * runs interpreted; sorting them with comparator lambdas cost more than the rest of the build).
-   */
-  static List<Evidence> cap(List<Evidence> l) {
-    Evidence[] first = new Evidence[EvidenceList.KEEP];
-    int n = 0;
-    for (Evidence e : l) {
-      int at = n;
-      while (at > 0 && before(e, first[at - 1])) {
-        at--;
-      }
-      if (at == first.length) {
-        continue;
-      }
-      int last = Math.min(n, first.length - 1);
-      System.arraycopy(first, at, first, at + 1, last - at);
-      first[at] = e;
-      n = Math.min(n + 1, first.length);
-    }
-    return List.of(java.util.Arrays.copyOf(first, n));
-  }
-
-  private static boolean before(Evidence a, Evidence b) {
-    int c = a.source().compareTo(b.source());
-    return c < 0 || c == 0 && a.line() < b.line();
   }
 }

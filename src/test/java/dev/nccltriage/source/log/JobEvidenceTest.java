@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** FactsBuilder.cap keeps what a stable sort by (source, line) puts first, without sorting. */
-class EvidenceCapTest {
+/** JobEvidence.first keeps what a stable sort by (source, line) puts first, without sorting. */
+class JobEvidenceTest {
   @Test
   void keepsTheFirstItemsOfAStableSort() {
     Random r = new Random(7);
@@ -24,7 +24,7 @@ class EvidenceCapTest {
       }
       List<Evidence> sorted = new ArrayList<>(l);
       sorted.sort(Comparator.comparing(Evidence::source).thenComparingLong(Evidence::line));
-      assertThat(FactsBuilder.cap(l)).as("%s", l)
+      assertThat(JobEvidence.first(l)).as("%s", l)
           .containsExactlyElementsOf(sorted.subList(0, Math.min(sorted.size(), EvidenceList.KEEP)));
     }
   }
