@@ -15,12 +15,6 @@ import java.util.regex.Pattern;
 final class RareMessages {
   private static final Pattern VERSION =
       Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+[^\\s+]*(?:\\+cuda\\d+\\.\\d+)?)");
-  private static final Pattern IB_USING =
-      Pattern.compile("^NET/IB ?: Using(.*?) ?(\\[RO\\])?; OOB (.+)$");
-  private static final Pattern HCA_ENTRY =
-      Pattern.compile(
-          "\\[(\\d+)\\] ?([^\\s:\\[\\]={},]+):(\\d+)(?::\\d*)?(?::\\d+)?/(IB|RoCE|UNSPECIFIED)");
-  private static final Pattern MERGED = Pattern.compile("\\[(\\d+)\\]=\\{([^}]*)\\}");
   private static final Pattern IB_SIDEBAND =
       Pattern.compile("^NET/IB ?: Using interface (\\S+) for sideband communication");
   private static final Pattern IB_PER_LINE = Pattern.compile("^NET/IB ?: (\\[\\d+\\] ?\\S+:\\d+/\\S+)$");
@@ -28,9 +22,6 @@ final class RareMessages {
   private static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
   private static final Pattern OLD_NET_IFACE = Pattern.compile("^NET ?: Using interface (\\S+)");
   private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)");
-  private static final Pattern IPV4_IFACE =
-      Pattern.compile("^(.+):(\\d{1,3}(?:\\.\\d{1,3}){3})(?:<\\d+>)?$");
-  private static final Pattern ANY_IFACE = Pattern.compile("^([^:]+)(?::(.+?))?(?:<\\d+>)?$");
   private static final Pattern GDR_NO_MODULE =
       Pattern.compile("GPU Direct RDMA Disabled for HCA \\d+ '[^']*' \\(no module\\)");
   private static final Pattern GDR_NIC =
@@ -48,11 +39,7 @@ final class RareMessages {
   private final LogAccumulator acc;
   private final EvidenceSlot slot;
   private final ErrorMessages errors;
-  // Bounded memos for lines every process prints alike (values are immutable, so sharing is safe)
-  private static final int MEMO_LIMIT = 1024;
-  private final java.util.Map<String, IbUsing> ibUsingSeen = new java.util.HashMap<>();
-  private final java.util.Map<String, Iface> ifaceSeen = new java.util.HashMap<>();
-  private final java.util.Map<String, List<Hca>> hcaListSeen = new java.util.HashMap<>();
+  private final NetTexts texts = new NetTexts();
 
   RareMessages(LogAccumulator acc, EvidenceSlot slot) {
     this.acc = acc;
@@ -126,7 +113,7 @@ final class RareMessages {
       ProcessState p = owner.p(proc);
       if (m.find()) {
         if (p.bootstrap == null) {
-          p.bootstrap = ifaceOf(m.group(1));
+          p.bootstrap = texts.ifaceOf(m.group(1));
         }
         slot.record(p.bootstrapEvidence);
         return true;
@@ -167,16 +154,16 @@ final class RareMessages {
       slot.record(p.ibNoDevice);
       return true;
     }
-    IbUsing using = ibUsing(msg);
+    NetTexts.IbUsing using = texts.ibUsing(msg);
     if (using != null) {
-      if (using.hcas.isEmpty()) {
+      if (using.hcas().isEmpty()) {
         p.hcaListEmpty = true;
       } else if (p.hcas == null) {
-        p.hcas = using.hcas;
-        p.relaxedOrdering = using.relaxedOrdering;
+        p.hcas = using.hcas();
+        p.relaxedOrdering = using.relaxedOrdering();
       }
       if (p.oob == null) {
-        p.oob = using.oob;
+        p.oob = using.oob();
       }
       slot.record(p.ibUsingEvidence);
       return true;
@@ -190,7 +177,7 @@ final class RareMessages {
       return true;
     }
     if ((m = IB_PER_LINE.matcher(msg)).find()) {
-      for (Hca h : hcas(" " + m.group(1))) {
+      for (Hca h : NetTexts.hcas(" " + m.group(1))) {
         if (p.perLineHcas.stream().noneMatch(x -> x.name().equals(h.name()) && x.port() == h.port())) {
           p.perLineHcas.add(h);
           p.perLineHcas.sort(java.util.Comparator.comparingInt(Hca::index));
@@ -203,7 +190,7 @@ final class RareMessages {
       List<Iface> ifs = new ArrayList<>();
       Matcher e = SOCKET_ENTRY.matcher(m.group(1));
       while (e.find()) {
-        ifs.add(ifaceOf(e.group(1)));
+        ifs.add(texts.ifaceOf(e.group(1)));
       }
       if (p.socketIfaces == null) {
         p.socketIfaces = ifs;
@@ -212,7 +199,7 @@ final class RareMessages {
       return true;
     }
     if ((m = OLD_NET_IFACE.matcher(msg)).find()) {
-      Iface f = ifaceOf(m.group(1));
+      Iface f = texts.ifaceOf(m.group(1));
       if (p.socketIfaces == null) {
         p.socketIfaces = new ArrayList<>();
       }
@@ -231,92 +218,6 @@ final class RareMessages {
     return errors.parse(p, msg);
   }
 
-  private record IbUsing(List<Hca> hcas, boolean relaxedOrdering, Iface oob) {}
-
-  /**
-   * "NET/IB : Using [0]mlx5_0:1/IB ... ; OOB eth0:..." parsed, or null. Every process of a node
-   * prints the same line, once per process (thousands in an elastic job's log): remembered by text.
-   */
-  private IbUsing ibUsing(String msg) {
-    IbUsing known = ibUsingSeen.get(msg);
-    if (known != null) {
-      return known;
-    }
-    Matcher m = IB_USING.matcher(msg);
-    if (!m.find()) {
-      return null;
-    }
-    IbUsing u = new IbUsing(hcaList(m.group(1)), m.group(2) != null, ifaceOf(m.group(3).trim()));
-    if (ibUsingSeen.size() < MEMO_LIMIT) {
-      ibUsingSeen.put(msg, u);
-    }
-    return u;
-  }
-
-  /** The HCA list: alike on every node of a job (the OOB address after it is not), so kept by text. */
-  private List<Hca> hcaList(String list) {
-    List<Hca> known = hcaListSeen.get(list);
-    if (known == null) {
-      known = hcas(list);
-      if (hcaListSeen.size() < MEMO_LIMIT) {
-        hcaListSeen.put(list, known);
-      }
-    }
-    return known;
-  }
-
-  static List<Hca> hcas(String list) {
-    List<Hca> out = new ArrayList<>();
-    Matcher merged = MERGED.matcher(list);
-    StringBuilder rest = new StringBuilder();
-    int last = 0;
-    while (merged.find()) {
-      List<Hca> ports = new ArrayList<>();
-      Matcher e = HCA_ENTRY.matcher(merged.group(2));
-      while (e.find()) {
-        ports.add(entry(e));
-      }
-      String name = ports.isEmpty() ? "merged" : ports.get(0).name();
-      out.add(new Hca(Integer.parseInt(merged.group(1)), name, ports.isEmpty() ? 0 : ports.get(0).port(),
-          ports.isEmpty() ? null : ports.get(0).linkLayer(), ports));
-      rest.append(list, last, merged.start());
-      last = merged.end();
-    }
-    rest.append(list.substring(last));
-    Matcher e = HCA_ENTRY.matcher(rest);
-    while (e.find()) {
-      out.add(entry(e));
-    }
-    out.sort(java.util.Comparator.comparingInt(Hca::index));
-    return List.copyOf(out);
-  }
-
-  private static Hca entry(Matcher e) {
-    return new Hca(Integer.parseInt(e.group(1)), e.group(2), Integer.parseInt(e.group(3)), e.group(4), null);
-  }
-
-  private Iface ifaceOf(String s) {
-    Iface known = ifaceSeen.get(s);
-    if (known == null) {
-      known = iface(s);
-      if (ifaceSeen.size() < MEMO_LIMIT) {
-        ifaceSeen.put(s, known);
-      }
-    }
-    return known;
-  }
-
-  static Iface iface(String s) {
-    Matcher m = IPV4_IFACE.matcher(s);
-    if (m.find()) {
-      return new Iface(m.group(1), m.group(2));
-    }
-    m = ANY_IFACE.matcher(s);
-    if (m.find()) {
-      return new Iface(m.group(1), m.group(2));
-    }
-    return new Iface(s, null);
-  }
 
   private boolean gdr(String msg) {
     if (GDR_NO_MODULE.matcher(msg).find()) {

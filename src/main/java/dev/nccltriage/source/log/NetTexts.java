@@ -1,0 +1,117 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.facts.Hca;
+import dev.nccltriage.facts.Iface;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The HCA lists and interfaces in NCCL's network lines ("NET/IB : Using [0]mlx5_0:1/IB ...; OOB
+ * eth0:10.0.0.1<0>", "Bootstrap : Using eth0:..."). Every process of a node prints the same text,
+ * so results are remembered by text (bounded; the values are immutable, so sharing is safe).
+ */
+final class NetTexts {
+  private static final Pattern IB_USING =
+      Pattern.compile("^NET/IB ?: Using(.*?) ?(\\[RO\\])?; OOB (.+)$");
+  private static final Pattern HCA_ENTRY =
+      Pattern.compile(
+          "\\[(\\d+)\\] ?([^\\s:\\[\\]={},]+):(\\d+)(?::\\d*)?(?::\\d+)?/(IB|RoCE|UNSPECIFIED)");
+  private static final Pattern MERGED = Pattern.compile("\\[(\\d+)\\]=\\{([^}]*)\\}");
+  private static final Pattern IPV4_IFACE =
+      Pattern.compile("^(.+):(\\d{1,3}(?:\\.\\d{1,3}){3})(?:<\\d+>)?$");
+  private static final Pattern ANY_IFACE = Pattern.compile("^([^:]+)(?::(.+?))?(?:<\\d+>)?$");
+  private static final int MEMO_LIMIT = 1024;
+
+  private final java.util.Map<String, IbUsing> ibUsingSeen = new java.util.HashMap<>();
+  private final java.util.Map<String, Iface> ifaceSeen = new java.util.HashMap<>();
+  private final java.util.Map<String, List<Hca>> hcaListSeen = new java.util.HashMap<>();
+
+  record IbUsing(List<Hca> hcas, boolean relaxedOrdering, Iface oob) {}
+
+  /**
+   * "NET/IB : Using [0]mlx5_0:1/IB ... ; OOB eth0:..." parsed, or null. Every process of a node
+   * prints the same line, once per process (thousands in an elastic job's log): remembered by text.
+   */
+  IbUsing ibUsing(String msg) {
+    IbUsing known = ibUsingSeen.get(msg);
+    if (known != null) {
+      return known;
+    }
+    Matcher m = IB_USING.matcher(msg);
+    if (!m.find()) {
+      return null;
+    }
+    IbUsing u = new IbUsing(hcaList(m.group(1)), m.group(2) != null, ifaceOf(m.group(3).trim()));
+    if (ibUsingSeen.size() < MEMO_LIMIT) {
+      ibUsingSeen.put(msg, u);
+    }
+    return u;
+  }
+
+  /** The HCA list: alike on every node of a job (the OOB address after it is not), so kept by text. */
+  private List<Hca> hcaList(String list) {
+    List<Hca> known = hcaListSeen.get(list);
+    if (known == null) {
+      known = hcas(list);
+      if (hcaListSeen.size() < MEMO_LIMIT) {
+        hcaListSeen.put(list, known);
+      }
+    }
+    return known;
+  }
+
+  static List<Hca> hcas(String list) {
+    List<Hca> out = new ArrayList<>();
+    Matcher merged = MERGED.matcher(list);
+    StringBuilder rest = new StringBuilder();
+    int last = 0;
+    while (merged.find()) {
+      List<Hca> ports = new ArrayList<>();
+      Matcher e = HCA_ENTRY.matcher(merged.group(2));
+      while (e.find()) {
+        ports.add(entry(e));
+      }
+      String name = ports.isEmpty() ? "merged" : ports.get(0).name();
+      out.add(new Hca(Integer.parseInt(merged.group(1)), name, ports.isEmpty() ? 0 : ports.get(0).port(),
+          ports.isEmpty() ? null : ports.get(0).linkLayer(), ports));
+      rest.append(list, last, merged.start());
+      last = merged.end();
+    }
+    rest.append(list.substring(last));
+    Matcher e = HCA_ENTRY.matcher(rest);
+    while (e.find()) {
+      out.add(entry(e));
+    }
+    out.sort(java.util.Comparator.comparingInt(Hca::index));
+    return List.copyOf(out);
+  }
+
+  private static Hca entry(Matcher e) {
+    return new Hca(Integer.parseInt(e.group(1)), e.group(2), Integer.parseInt(e.group(3)), e.group(4), null);
+  }
+
+  Iface ifaceOf(String s) {
+    Iface known = ifaceSeen.get(s);
+    if (known == null) {
+      known = iface(s);
+      if (ifaceSeen.size() < MEMO_LIMIT) {
+        ifaceSeen.put(s, known);
+      }
+    }
+    return known;
+  }
+
+  static Iface iface(String s) {
+    Matcher m = IPV4_IFACE.matcher(s);
+    if (m.find()) {
+      return new Iface(m.group(1), m.group(2));
+    }
+    m = ANY_IFACE.matcher(s);
+    if (m.find()) {
+      return new Iface(m.group(1), m.group(2));
+    }
+    return new Iface(s, null);
+  }
+}
