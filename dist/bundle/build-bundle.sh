@@ -209,7 +209,7 @@ say "jlink test runtime (+ java.logging,java.management,jdk.unsupported for sure
 say "compiling the build-time tools (src/build/java) with $BUILD_JDK"
 DEP_CP=$(IFS=:; echo "${DEP_JARS[*]}")
 mapfile -t SOURCES < <(find "$REPO/src/build/java" -name '*.java')
-"$BUILD_JDK/bin/javac" --release 17 -nowarn -d "$WORK/build-classes" -cp "$APP_JAR:$DEP_CP" "${SOURCES[@]}" ||
+"$BUILD_JDK/bin/javac" --release 17 -encoding UTF-8 -nowarn -d "$WORK/build-classes" -cp "$APP_JAR:$DEP_CP" "${SOURCES[@]}" ||
   die "javac of src/build/java failed"
 TOOLS=("$BUILD_JDK/bin/java" -cp "$WORK/build-classes:$APP_JAR:$DEP_CP" dev.nccltriage.build.BundleTools)
 

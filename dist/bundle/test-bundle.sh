@@ -96,6 +96,14 @@ else
   echo "test-bundle: NOTE: a Java ${JAVA_MAJOR:-?} runtime: no application CDS archive (the JDK's default one only)" >&2
 fi
 check "a sample log in share/samples/" test -n "$SAMPLE"
+if command -v python3 > /dev/null 2>&1; then
+  # jline-native's libraries: only linux-x64's travels (BundleTools store-jar)
+  check "lib/app/jline-native-*.jar holds the linux-x64 library and no other platform's" python3 -c '
+import glob, sys, zipfile
+jars = glob.glob(sys.argv[1] + "/lib/app/jline-native-*.jar")
+libs = [n for j in jars for n in zipfile.ZipFile(j).namelist() if n.endswith((".so", ".dll", ".dylib", ".jnilib"))]
+sys.exit(0 if len(jars) == 1 and libs == ["org/jline/nativ/Linux/x86_64/libjlinenative.so"] else 1)' "$B"
+fi
 check "the launcher is POSIX sh (#!/bin/sh, sh -n)" \
   sh -c 'head -n 1 "$1" | grep -qx "#!/bin/sh" && sh -n "$1"' sh "$B/bin/nccl-triage"
 # (symlinks are skipped: their own mode is always rwxrwxrwx; jlink links runtime/legal/* to java.base's)

@@ -36,7 +36,8 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  *                         and OUTDIR/share/bash-completion/completions/nccl-triage (bash and zsh),
  *                         both from picocli's model of the real command tree
  *   store-jar IN OUT      copies a jar with every entry stored (not deflated): the tarball's gzip then
- *                         compresses all classes as one stream, which is smaller than per-entry deflate
+ *                         compresses all classes as one stream, which is smaller than per-entry deflate;
+ *                         jline-native's libraries for other platforms are left out
  * </pre>
  */
 public final class BundleTools {
@@ -375,6 +376,20 @@ public final class BundleTools {
 
   // ---- stored jars -----------------------------------------------------------------------------
 
+  /**
+   * An entry of jline-native for another platform than the bundle's (linux-x64): jline loads the
+   * library of the platform it runs on, from org/jline/nativ/Linux/x86_64/, and the 14 others are
+   * about 0.25 MB of the tarball. The package's classes (directly in org/jline/nativ/) stay.
+   */
+  static boolean otherPlatformNative(String entry) {
+    String dir = "org/jline/nativ/";
+    if (!entry.startsWith(dir) || entry.indexOf('/', dir.length()) < 0) {
+      return false;
+    }
+    String platform = entry.substring(dir.length());
+    return !(platform.equals("Linux/") || platform.startsWith("Linux/x86_64/"));
+  }
+
   static void storeJar(Path in, Path out) throws IOException {
     Files.createDirectories(out.toAbsolutePath().getParent());
     try (ZipFile zin = new ZipFile(in.toFile());
@@ -384,7 +399,7 @@ public final class BundleTools {
       Map<String, Boolean> seen = new LinkedHashMap<>();
       while (entries.hasMoreElements()) {
         ZipEntry e = entries.nextElement();
-        if (seen.put(e.getName(), Boolean.TRUE) != null) {
+        if (seen.put(e.getName(), Boolean.TRUE) != null || otherPlatformNative(e.getName())) {
           continue;
         }
         byte[] data;
