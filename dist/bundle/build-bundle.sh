@@ -225,7 +225,12 @@ QUIET_CDS='-Xlog:cds*=off:stderr'
 if "$STAGE/runtime/bin/java" -Xlog:aot*=off -version > /dev/null 2>&1; then
   QUIET_CDS+=' -Xlog:aot*=off:stderr'
 fi
-sed -e "s|@CLASSPATH@|$CP_LINE|" -e "s|@QUIET_CDS@|$QUIET_CDS|" "$HERE/nccl-triage" > "$STAGE/bin/nccl-triage"
+NATIVE_ACCESS=
+if "$STAGE/runtime/bin/java" --enable-native-access=ALL-UNNAMED -version > /dev/null 2>&1; then
+  NATIVE_ACCESS=--enable-native-access=ALL-UNNAMED
+fi
+sed -e "s|@CLASSPATH@|$CP_LINE|" -e "s|@QUIET_CDS@|$QUIET_CDS|" -e "s|@NATIVE_ACCESS@|$NATIVE_ACCESS|" \
+  "$HERE/nccl-triage" > "$STAGE/bin/nccl-triage"
 if grep -q '@[A-Z_]*@' "$STAGE/bin/nccl-triage"; then die "a placeholder is left in bin/nccl-triage"; fi
 chmod 755 "$STAGE/bin/nccl-triage"
 # the kubectl plugin travels in the bundle: krew installs the bundle and runs bin/kubectl-nccl_triage

@@ -6,8 +6,8 @@
 # Unpacks the tarball into a temporary folder and runs the bundle through two symlinks, in a mount
 # namespace where every system JDK is hidden under an empty tmpfs (/usr/lib/jvm, the JDK of any
 # `java` on PATH, $JAVA_HOME), as uid/gid 65534 with no capabilities and a bare environment
-# (env -i, LANG=C): --version, log on the bundled sample (file and stdin), check, preflight, the
-# CDS archive, stdout/stderr hygiene, the man pages and the completion script. Also checks that the
+# (env -i, LANG=C): --version, log on the bundled sample (file and stdin), check, preflight, guide
+# in a pty, the CDS archive, stdout/stderr hygiene, the man pages and the completion script. Also checks that the
 # tarball is at most 25 MB (10^6 bytes; BUNDLE_MAX_BYTES) and that `which java` finds nothing.
 #
 # Needs root for the namespace (unshare -m, mount) and the user switch (setpriv). Where either is
@@ -161,7 +161,7 @@ if [[ -z $MODE ]]; then
   echo "test-bundle: NOTE: $WHY." >&2
   echo "test-bundle: NOTE: falling back: the system Java stays on disk; it is kept off PATH (only sh and" \
        "the launcher's tools), JAVA_HOME and the JVM variables are unset." >&2
-  for t in sh readlink dirname sed ls cat id which; do
+  for t in sh readlink dirname sed ls cat id which stty test tty; do # jline drives guide's terminal with the last three
     p=$(command -v "$t" || true)
     [[ -n $p ]] && ln -s "$p" "$TMP/tools/$t"
   done
@@ -283,6 +283,22 @@ if [[ ($RC -eq 0 || $RC -eq 1 || $RC -eq 3) && $lines -eq 1 ]] &&
   ok "preflight: exit $RC, one line of JSON on stdout"
 else
   bad "preflight: exit $RC, $lines line(s) on stdout"; show preflight
+fi
+
+# ---- guide: jline's terminal in a pty (script from util-linux) -------------------------------
+if command -v script > /dev/null 2>&1; then
+  [[ $MODE == fallback ]] && ln -sf "$(command -v script)" "$TMP/tools/script"
+  RC=0
+  printf 'no\nyes\nunlimited\nyes\n' |
+    iso TERM=xterm script -qec "$NT guide" /dev/null > "$TMP/out/guide.out" 2>&1 || RC=$?
+  if [[ $RC -eq 1 ]] && tr -d '\r' < "$TMP/out/guide.out" | grep -aq 'PROBLEM  layer: device-plugin'; then
+    ok "guide in a pty: four answers, exit 1, layer device-plugin"
+  else
+    bad "guide in a pty: expected exit 1 and layer device-plugin, got exit $RC"
+    echo "  output: $(tr -d '\r' < "$TMP/out/guide.out" | tail -c 600 | tr '\n' ' ')" >&2
+  fi
+else
+  echo "test-bundle: NOTE: no script(1) (util-linux): guide in a pty not tried" >&2
 fi
 
 # ---- docs: a man page with content for every command, the completion script ------------------

@@ -19,6 +19,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
@@ -154,8 +155,21 @@ final class GuideCommand implements Callable<Integer> {
     try {
       return TerminalBuilder.builder().system(true).dumb(false).build();
     } catch (IOException | RuntimeException e) {
-      throw new NcclTriage.UsageError(NO_TTY);
+      // a terminal that jline cannot drive: say why, not "no terminal"
+      List<String> missing = Stream.of("stty", "test").filter(c -> !onPath(c)).toList();
+      String why = missing.isEmpty() ? e.getMessage()
+          : "jline drives it with " + String.join(" and ", missing) + ", not found on PATH";
+      throw new NcclTriage.UsageError("guide cannot open this terminal (" + why + "); use check or log instead");
     }
+  }
+
+  private boolean onPath(String command) {
+    for (String dir : ctx.env().getOrDefault("PATH", "").split(":")) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean stdinIsTerminal() {
