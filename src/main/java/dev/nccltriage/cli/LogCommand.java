@@ -39,7 +39,7 @@ final class LogCommand implements Callable<Integer> {
   @Option(names = "--expect-hcas", paramLabel = "N", description = "HCA ports each node should give NCCL.")
   Integer expectHcas;
 
-  @Option(names = "--threads", paramLabel = "N", hidden = true, description = "Parser threads for large files.")
+  @Option(names = "--threads", paramLabel = "N", hidden = true, description = "Parser threads (inputs, and parts of large files).")
   int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
 
   @Mixin CommonOptions common;
