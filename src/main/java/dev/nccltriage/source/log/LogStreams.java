@@ -1,0 +1,48 @@
+package dev.nccltriage.source.log;
+
+import java.io.BufferedInputStream;
+import java.io.FileInputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+/** Opening a log stream: files and pipes, gzip or not, and what to tell a user when it fails. */
+final class LogStreams {
+  private LogStreams() {}
+
+  /** FileInputStream, not Files.newInputStream: the latter's available() seeks, which a pipe refuses. */
+  static InputStream open(String name, Path path) throws LogInputException {
+    try {
+      return new FileInputStream(path.toFile());
+    } catch (FileNotFoundException e) {
+      throw new LogInputException(name + ": " + (Files.exists(path) ? "permission denied" : "no such file"), e);
+    }
+  }
+
+  /** The stream's text: gunzipped when it starts with gzip's magic bytes. */
+  static InputStream decompressed(String name, InputStream raw) throws LogInputException {
+    try {
+      BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+      in.mark(2);
+      int b0 = in.read();
+      int b1 = in.read();
+      in.reset();
+      return (b0 == 0x1f && b1 == 0x8b) ? new GZIPInputStream(in, 1 << 16) : in;
+    } catch (IOException e) {
+      throw readError(name, e);
+    }
+  }
+
+  static LogInputException readError(String name, IOException e) {
+    if (e instanceof java.util.zip.ZipException) {
+      return new LogInputException(name + ": corrupt gzip data (" + e.getMessage() + ")", e);
+    }
+    if (e instanceof java.io.EOFException) {
+      return new LogInputException(name + ": gzip data ends early (truncated file?)", e);
+    }
+    return new LogInputException(name + ": cannot read: " + e.getMessage(), e);
+  }
+}

@@ -1,0 +1,112 @@
+package dev.nccltriage.source.log;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+/**
+ * Parses units of input on a fixed number of threads and hands the results over in the order the
+ * units came. At most twice as many units as threads are in flight: parsed units wait for their
+ * turn to merge, and a stream is cut into units only as fast as they are parsed. The first unit
+ * waits until every thread has had one: it holds the lines each process prints once at start-up
+ * (version, interfaces, HCA lists: regular expressions and Strings), cheap once the JIT has
+ * compiled the parser and costly before.
+ */
+final class OrderedPool<U> {
+  interface Source<U> {
+    /** The next unit, or null when there are none left. */
+    U next() throws LogInputException;
+  }
+
+  interface Work<U> {
+    LogAccumulator parse(U unit, Worker worker) throws LogInputException;
+  }
+
+  interface Merge<U> {
+    void accept(U unit, LogAccumulator acc);
+  }
+
+  /** What a thread keeps from unit to unit: its line buffer and its prefix cache. */
+  record Worker(LineReader reader, PrefixCache prefixes) {}
+
+  private record Slot<U>(U unit, Future<LogAccumulator>[] future) {}
+
+  private final int threads;
+  private final Supplier<Worker> workers;
+
+  OrderedPool(int threads, Supplier<Worker> workers) {
+    this.threads = threads;
+    this.workers = workers;
+  }
+
+  void run(Source<U> source, Work<U> work, Merge<U> merge) throws LogInputException {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    BlockingQueue<Worker> idle = new ArrayBlockingQueue<>(threads);
+    for (int i = 0; i < threads; i++) {
+      idle.add(workers.get());
+    }
+    Deque<Slot<U>> inFlight = new ArrayDeque<>();
+    Slot<U> held = null; // the first unit, until `threads` others are submitted
+    int othersSubmitted = 0;
+    boolean first = true;
+    boolean more = true;
+    try {
+      while (true) {
+        while (more && inFlight.size() < 2 * threads) {
+          U u = source.next();
+          if (u == null) {
+            more = false;
+            break;
+          }
+          @SuppressWarnings("unchecked")
+          Slot<U> slot = new Slot<>(u, new Future[1]);
+          inFlight.addLast(slot);
+          if (first) {
+            first = false;
+            held = slot;
+            continue;
+          }
+          submit(pool, idle, work, slot);
+          if (held != null && ++othersSubmitted >= threads) {
+            submit(pool, idle, work, held);
+            held = null;
+          }
+        }
+        if (held != null) { // fewer units than threads, or the window is full: no more waiting
+          submit(pool, idle, work, held);
+          held = null;
+        }
+        Slot<U> next = inFlight.pollFirst();
+        if (next == null) {
+          return;
+        }
+        merge.accept(next.unit(), next.future()[0].get());
+      }
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof LogInputException l ? l
+          : new LogInputException("cannot read: " + e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LogInputException("interrupted", e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void submit(ExecutorService pool, BlockingQueue<Worker> idle, Work<U> work, Slot<U> slot) {
+    slot.future()[0] = pool.submit(() -> {
+      Worker w = idle.take();
+      try {
+        return work.parse(slot.unit(), w);
+      } finally {
+        idle.add(w);
+      }
+    });
+  }
+}
