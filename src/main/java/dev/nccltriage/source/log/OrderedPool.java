@@ -35,7 +35,15 @@ final class OrderedPool<U> {
   /** What a thread keeps from unit to unit: its line buffer and its prefix cache. */
   record Worker(LineReader reader, PrefixCache prefixes) {}
 
-  private record Slot<U>(U unit, Future<LogAccumulator>[] future) {}
+  /** A unit in flight; its future is set when it is submitted (the first one later than the rest). */
+  private static final class Slot<U> {
+    final U unit;
+    Future<LogAccumulator> future;
+
+    Slot(U unit) {
+      this.unit = unit;
+    }
+  }
 
   private final int threads;
   private final Supplier<Worker> workers;
@@ -64,8 +72,7 @@ final class OrderedPool<U> {
             more = false;
             break;
           }
-          @SuppressWarnings("unchecked")
-          Slot<U> slot = new Slot<>(u, new Future[1]);
+          Slot<U> slot = new Slot<>(u);
           inFlight.addLast(slot);
           if (first) {
             first = false;
@@ -86,7 +93,7 @@ final class OrderedPool<U> {
         if (next == null) {
           return;
         }
-        merge.accept(next.unit(), next.future()[0].get());
+        merge.accept(next.unit, next.future.get());
       }
     } catch (ExecutionException e) {
       throw e.getCause() instanceof LogInputException l ? l
@@ -100,10 +107,10 @@ final class OrderedPool<U> {
   }
 
   private void submit(ExecutorService pool, BlockingQueue<Worker> idle, Work<U> work, Slot<U> slot) {
-    slot.future()[0] = pool.submit(() -> {
+    slot.future = pool.submit(() -> {
       Worker w = idle.take();
       try {
-        return work.parse(slot.unit(), w);
+        return work.parse(slot.unit, w);
       } finally {
         idle.add(w);
       }
