@@ -49,6 +49,16 @@ final class Logs {
         .read(List.of(file.getFileName().toString()), file.getParent() == null ? Path.of(".") : file.getParent());
   }
 
+  /** Every sample log, one after another, each followed by a newline. */
+  static byte[] allLogsConcatenated() throws java.io.IOException {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    for (Path p : allLogs()) {
+      b.write(java.nio.file.Files.readAllBytes(p));
+      b.write('\n');
+    }
+    return b.toByteArray();
+  }
+
   static List<String> hosts(LogFacts f) {
     return f.nodeDetails().stream().map(NodeFacts::host).filter(Objects::nonNull).toList();
   }

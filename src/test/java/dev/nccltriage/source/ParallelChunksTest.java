@@ -35,13 +35,9 @@ class ParallelChunksTest {
 
   @BeforeAll
   static void concatenate() throws IOException {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    for (Path p : Logs.allLogs()) {
-      b.write(Files.readAllBytes(p));
-      b.write('\n');
-    }
-    all = Files.write(dir.resolve("all.log"), b.toByteArray());
-    String crlf = b.toString(StandardCharsets.ISO_8859_1).replace("\r\n", "\n").replace("\n", "\r\n");
+    byte[] b = Logs.allLogsConcatenated();
+    all = Files.write(dir.resolve("all.log"), b);
+    String crlf = new String(b, StandardCharsets.ISO_8859_1).replace("\r\n", "\n").replace("\n", "\r\n");
     allCrlf = Files.write(dir.resolve("all-crlf.log"), crlf.getBytes(StandardCharsets.ISO_8859_1));
   }
 

@@ -10,7 +10,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
@@ -28,12 +27,7 @@ class StreamChunksTest {
 
   @BeforeAll
   static void concatenate() throws IOException {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    for (Path p : Logs.allLogs()) {
-      b.write(Files.readAllBytes(p));
-      b.write('\n');
-    }
-    all = b.toByteArray();
+    all = Logs.allLogsConcatenated();
   }
 
   /** Hands out at most a few bytes per read, as a pipe may. */

@@ -88,8 +88,12 @@ public final class NcclLogSource {
           job.add(u.input(), parse(u, w));
         }
       } else {
-        new OrderedPool<Unit>(threads, this::worker)
-            .run(new Units(plan), this::parse, (u, acc) -> job.add(u.input(), acc));
+        Units units = new Units(plan);
+        try {
+          new OrderedPool<Unit>(threads, this::worker).run(units, this::parse, (u, acc) -> job.add(u.input(), acc));
+        } finally {
+          units.close(); // the stream being cut, if a unit failed before its end
+        }
       }
       return job.facts();
     } finally {
@@ -229,7 +233,10 @@ public final class NcclLogSource {
       }
     }
 
-    private void close() {
+    void close() {
+      if (stream == null) {
+        return;
+      }
       try {
         if (open != stdin) {
           open.close();
