@@ -99,6 +99,11 @@ final class GuideCommand implements Callable<Integer> {
           }),
       new Question("socket", "Does the NCCL log say `Using network Socket`? [yes/no/unknown]",
           List.of("net.rdma"), "Q1-transport", YN, (f, a) -> f.put("net.rdma", !a.yes(), a.ev())),
+      new Question("nodes", "Does the job run on more than one node? [yes/no/unknown]",
+          List.of("net.usesNetwork", "job.singleNode"), "Q1-transport", YN, (f, a) -> {
+            f.put("net.usesNetwork", a.yes(), a.ev());
+            f.put("job.singleNode", !a.yes(), a.ev());
+          }),
       new Question("ports", "Are the HCA ports ACTIVE (ibstat: State: Active)? [yes/no/unknown]",
           List.of("pod.portsActive"), "Q1-transport", YN, (f, a) -> {
             f.put("pod.ports", 1L, a.ev());

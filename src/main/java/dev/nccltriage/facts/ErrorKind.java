@@ -17,7 +17,12 @@ public enum ErrorKind {
   NET_PLUGIN_INIT("net_plugin_init"),
   NET_NOT_FOUND("net_not_found"),
   SOCKET_NO_INTERFACE("socket_no_interface"),
-  SYSTEM_ERROR("nccl_system_error");
+  SYSTEM_ERROR("nccl_system_error"),
+  CONNECT("connect_failed"),
+  REMOTE_ERROR("remote_error"),
+  CUDA_FAILURE("cuda_failure"),
+  INVALID_RANK("invalid_rank"),
+  PLUGIN_CQ("net_plugin_cq_error");
 
   private final String id;
 

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * A GPUDirect RDMA decision NCCL logged. {@code reason} is {@code no-module} (the NIC side found no
  * peer-memory module), {@code nic} (the NIC advertises no GDR support), {@code distance} (the
- * GPU-NIC path is longer than the allowed level) or {@code enabled}.
+ * GPU-NIC path is longer than the allowed level), {@code plugin} (the net plugin turned it off) or
+ * {@code enabled}.
  */
 public record GdrDecision(
     boolean enabled,

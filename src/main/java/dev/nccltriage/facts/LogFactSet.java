@@ -26,17 +26,26 @@ public final class LogFactSet {
     s.put("net.transport", f.transport(), transportEv);
     s.put("net.rdma", f.rdma(), transportEv);
     s.put("net.mixed", f.transport() == null ? null : "mixed".equals(f.transport()), transportEv);
+    // local channels alone do not show a single node: an excerpt may hold one node's lines only
     Boolean usesNetwork = f.netChannels().total() > 0 ? Boolean.TRUE
-        : Boolean.TRUE.equals(f.singleNode()) ? Boolean.FALSE
-        : f.nodes() != null && f.nodes() > 1 ? Boolean.TRUE
-        : f.localChannels() > 0 ? Boolean.FALSE : null;
+        : f.singleNode() == null ? null : !f.singleNode();
     List<Evidence> usesEv = f.netChannels().total() > 0 ? f.evidenceFor("channels")
-        : f.localChannels() > 0 ? f.evidenceFor("localChannels") : f.evidenceFor("comm");
+        : "loopback".equals(f.nodesFrom()) ? f.evidenceFor("loopback")
+        : "errors".equals(f.nodesFrom()) ? f.evidenceFor("failures") : f.evidenceFor("comm");
     s.put("net.usesNetwork", usesNetwork, usesEv);
     s.put("net.channels", f.netChannels().total(), f.evidenceFor("channels"));
-    if (f.oob() != null) {
+    if (f.oob() != null && !f.oob().name().isEmpty()) {
       s.put("net.oobInterface", f.oob().name(), f.evidenceFor("ibUsing"));
       s.put("net.oobAddress", f.oob().address(), f.evidenceFor("ibUsing"));
+    } else if (ibOob(f) && f.bootstrap() != null && !f.bootstrap().name().isEmpty()) {
+      // IB's out-of-band interface is chosen like the bootstrap's (NCCL_SOCKET_IFNAME, §6.2)
+      s.put("net.oobInterface", f.bootstrap().name(), f.evidenceFor("bootstrap"));
+      s.put("net.oobAddress", f.bootstrap().address(), f.evidenceFor("bootstrap"));
+    } else if (ibOob(f) && f.env().containsKey("NCCL_SOCKET_IFNAME") && !f.env().get("NCCL_SOCKET_IFNAME").startsWith("^")) {
+      String name = f.env().get("NCCL_SOCKET_IFNAME").replaceFirst("^=", "").split(",")[0].strip();
+      if (!name.isEmpty()) {
+        s.put("net.oobInterface", name, f.evidenceFor("env.NCCL_SOCKET_IFNAME"));
+      }
     }
     if (f.bootstrap() != null) {
       s.put("net.bootstrapInterface", f.bootstrap().name(), f.evidenceFor("bootstrap"));
@@ -73,6 +82,23 @@ public final class LogFactSet {
       }
     }
     gdrDecisions(s, f);
+    LogSignals sig = f.signals();
+    s.put("gdr.logged", sig.gdrLogged(), f.evidenceFor("gdrLogged"));
+    s.put("log.failed", sig.failed(), f.evidenceFor("failures"));
+    s.put("log.warnings", sig.warnings(), f.evidenceFor("warnings"));
+    s.put("net.initLogged", sig.initLogged(), f.evidenceFor("bootstrap"));
+    s.put("log.kubernetes", sig.kubernetes(), f.evidenceFor("kubernetes"));
+    s.put("log.versionsDiffer", sig.versionsDiffer(), f.evidenceFor("versions"));
+    s.put("net.rdmaSeen", sig.rdmaSeen(), transportEv);
+    s.put("net.linkLocal", sig.linkLocal(), f.evidenceFor("linkLocal"));
+    s.put("net.loopback", sig.loopback(), f.evidenceFor("loopback"));
+    if (!sig.ofiProviders().isEmpty()) {
+      List<Evidence> ev = f.evidenceFor("ofiProvider");
+      s.put("plugin.ofiProviders", sig.ofiProviders(), ev);
+      List<Boolean> kinds = sig.ofiProviders().stream().map(NetworkKind::providerRdma).toList();
+      s.put("plugin.providerRdma", kinds.contains(Boolean.FALSE) ? Boolean.FALSE
+          : kinds.contains(null) ? null : Boolean.TRUE, ev);
+    }
     s.put("gdr.ringsFlag", f.ringsGdr() == null ? null : (long) f.ringsGdr(), f.evidenceFor("ringsGdr"));
     s.put("gdr.dmabufAvailable", f.dmabufAvailable() ? Boolean.TRUE : null, f.evidenceFor("dmabuf"));
     s.put("plugin.loaded", f.netPlugins(), List.of());
@@ -84,11 +110,18 @@ public final class LogFactSet {
     return s;
   }
 
+  /** The transport does an IB out-of-band handshake: internal IB or the IBext plugin (same NET/IB code). */
+  private static boolean ibOob(LogFacts f) {
+    return f.transport() != null && f.transport().toUpperCase(java.util.Locale.ROOT).startsWith("IB");
+  }
+
   private static void gdrDecisions(FactSet s, LogFacts f) {
     boolean noModule = false;
     boolean nic = false;
     boolean distance = false;
     boolean enabled = false;
+    boolean plugin = false;
+    List<Evidence> pl = new ArrayList<>();
     List<Evidence> nm = new ArrayList<>();
     List<Evidence> ni = new ArrayList<>();
     List<Evidence> di = new ArrayList<>();
@@ -98,6 +131,7 @@ public final class LogFactSet {
         case "no-module" -> { noModule = true; nm.addAll(d.evidence()); }
         case "nic" -> { nic = true; ni.addAll(d.evidence()); }
         case "distance" -> { distance = true; di.addAll(d.evidence()); }
+        case "plugin" -> { plugin = true; pl.addAll(d.evidence()); }
         default -> { enabled = true; en.addAll(d.evidence()); }
       }
     }
@@ -105,6 +139,7 @@ public final class LogFactSet {
     s.put("gdr.nicDisabled", nic, ni);
     s.put("gdr.distanceDisabled", distance, di);
     s.put("gdr.enabledLogged", enabled, en);
+    s.put("gdr.pluginDisabled", plugin, pl);
   }
 
   private static void errors(FactSet s, LogFacts f) {

@@ -44,6 +44,7 @@ public record LogFacts(
     boolean ibLogged,
     List<NodeFacts> nodeDetails,
     List<Difference> differs,
+    LogSignals signals,
     Map<String, List<Evidence>> evidence) {
 
   public List<Evidence> evidenceFor(String key) {

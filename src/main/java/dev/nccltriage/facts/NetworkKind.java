@@ -41,4 +41,19 @@ public final class NetworkKind {
     }
     return unknown ? null : true;
   }
+
+  /** libfabric providers: efa, verbs, cxi, psm*, opx move data with RDMA; tcp, sockets, udp, shm do not. */
+  public static Boolean providerRdma(String provider) {
+    if (provider == null) {
+      return null;
+    }
+    String p = provider.toLowerCase(Locale.ROOT);
+    if (p.contains("tcp") || p.contains("sockets") || p.contains("udp") || p.equals("shm")) {
+      return false;
+    }
+    if (p.contains("efa") || p.contains("verbs") || p.contains("cxi") || p.contains("psm") || p.contains("opx")) {
+      return true;
+    }
+    return null;
+  }
 }

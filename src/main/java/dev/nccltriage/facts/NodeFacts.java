@@ -2,7 +2,10 @@ package dev.nccltriage.facts;
 
 import java.util.List;
 
-/** What one host's processes showed. {@code host} is null for lines without a host prefix. */
+/**
+ * What one host's processes showed. {@code host} is null for lines without a host prefix; {@code
+ * bootstrap} is the interface and address family it bootstrapped on ("eth0 IPv4").
+ */
 public record NodeFacts(
     String host,
     int processes,
@@ -11,4 +14,6 @@ public record NodeFacts(
     Integer hcaPorts,
     String oobInterface,
     ChannelStats netChannels,
-    List<Integer> ranks) {}
+    List<Integer> ranks,
+    String bootstrap,
+    String ncclVersion) {}

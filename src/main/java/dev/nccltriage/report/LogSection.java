@@ -14,6 +14,8 @@ import java.util.Map;
 public record LogSection(
     long ncclLines,
     List<String> ncclVersions,
+    boolean failed,
+    long warnings,
     Integer ranks,
     Integer nodes,
     String nodesFrom,
@@ -44,7 +46,7 @@ public record LogSection(
 
   public static LogSection of(LogFacts f) {
     List<NodeFacts> nodes = f.nodeDetails();
-    return new LogSection(f.ncclLines(), f.ncclVersions(), f.ranks(), f.nodes(), f.nodesFrom(), f.singleNode(),
+    return new LogSection(f.ncclLines(), f.ncclVersions(), f.signals().failed(), f.signals().warnings(), f.ranks(), f.nodes(), f.nodesFrom(), f.singleNode(),
         f.localGpus(), f.transport(), f.rdma(), f.transportNodes(), f.gdr(), f.netChannels(), f.localChannels(),
         f.hcas(), f.hcaPorts(), f.relaxedOrdering(), f.oob(), f.oobInterfaces(), f.bootstrap(),
         f.socketInterfaces(), f.gdrDecisions(), f.dmabufAvailable() ? Boolean.TRUE : null, f.env(),

@@ -43,7 +43,7 @@ public final class Engine {
       String answer = answer(q, facts);
       Condition decided = answer.equals("yes") ? q.yes() : answer.equals("no") ? q.no()
           : answer.equals("n/a") ? q.applies() : null;
-      String note = answer.equals("unknown") ? render(q.decide(), facts) : null;
+      String note = answer.equals("unknown") ? render(decide(q, facts), facts) : null;
       path.add(new Verdict.Answer(q.id(), q.ask(), answer, evidence(decided, facts), note));
       if (answer.equals("unknown") && q.neededForHealthy() && firstUnknown == null) {
         firstUnknown = q;
@@ -74,7 +74,11 @@ public final class Engine {
     }
     List<Verdict.Finding> findings = new ArrayList<>();
     Rule.Lint topProblemLint = null;
-    for (Rule.Lint l : rules.lints()) {
+    // lints run in weight order; one that names no layer (a failure whose cause the log does not
+    // show) never outranks one that does
+    List<Rule.Lint> lints = new ArrayList<>(rules.lints());
+    lints.sort(java.util.Comparator.comparing((Rule.Lint l) -> l.layer() == Layer.UNKNOWN));
+    for (Rule.Lint l : lints) {
       if (l.when().eval(facts) != Tri.TRUE) {
         continue;
       }
@@ -83,7 +87,7 @@ public final class Engine {
           render(l.fix(), facts), ev));
       if (l.severity().equals("problem")) {
         candidates.add(new Verdict.Candidate(l.layer().id(), render(l.message(), facts), l.id(), ev));
-        if (topProblemLint == null) {
+        if (topProblemLint == null && (l.layer() != Layer.UNKNOWN || primary == null)) {
           topProblemLint = l;
         }
       }
@@ -107,9 +111,10 @@ public final class Engine {
           differs, advice);
     }
     if (firstUnknown != null) {
-      advice.add(0, render(firstUnknown.decide(), facts));
+      String decide = render(decide(firstUnknown, facts), facts);
+      advice.add(0, decide);
       return new Verdict("inconclusive", "unknown", "The log does not answer: " + firstUnknown.ask(),
-          List.of(), path, null, render(firstUnknown.decide(), facts), findings, differs, advice);
+          List.of(), path, null, decide, findings, differs, advice);
     }
     return new Verdict("healthy", "none", healthySummary(path), List.of(), path, null, null, findings,
         differs, advice);
@@ -147,7 +152,9 @@ public final class Engine {
       }
     }
     if (!mine.isEmpty()) {
-      return new Failure(mine, fix, probe, true);
+      // causes that name no layer are no better than a fallback guess: a lint naming one outranks them
+      boolean named = mine.stream().anyMatch(c -> !c.layer().equals(Layer.UNKNOWN.id()));
+      return new Failure(mine, fix, probe, named);
     }
     List<Evidence> ev = evidence(q.no(), facts);
     for (Rule.Fallback f : q.fallback()) {
@@ -202,6 +209,16 @@ public final class Engine {
     Condition when = rule instanceof Rule.Cause c ? c.when()
         : rule instanceof Rule.Lint l ? l.when() : ((Rule.Gate) rule).when();
     return when.eval(facts) == Tri.TRUE ? "fires" : "quiet";
+  }
+
+  /** What would decide an unknown answer: the first decideWhen entry that holds, else decide. */
+  static String decide(Rule.Question q, FactSet facts) {
+    for (Rule.Decide d : q.decideWhen()) {
+      if (d.when().eval(facts) == Tri.TRUE) {
+        return d.decide();
+      }
+    }
+    return q.decide();
   }
 
   static String answer(Rule.Question q, FactSet facts) {

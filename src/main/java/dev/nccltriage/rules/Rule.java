@@ -16,11 +16,19 @@ public sealed interface Rule {
   /**
    * A question of the decision tree, asked in {@code level} order. {@code decide} says what evidence
    * would answer it when the answer is unknown; {@code probe}, what would pick between its fallback
-   * candidates when it is "no" and the log names no cause.
+   * candidates when it is "no" and the log names no cause. {@code decideWhen} replaces {@code decide}
+   * by the first entry whose condition holds: an unknown has more than one reason.
    */
   record Question(String id, String origin, int level, String ask, Condition applies, Condition yes,
       Condition no, String severity, boolean neededForHealthy, String fix, String decide, String probe,
-      List<Fallback> fallback, List<RuleCase> cases) implements Rule {}
+      List<Fallback> fallback, List<Decide> decideWhen, List<RuleCase> cases) implements Rule {
+    public Question {
+      decideWhen = decideWhen == null ? List.of() : List.copyOf(decideWhen);
+    }
+  }
+
+  /** Why a question is unknown, when its condition holds. */
+  record Decide(Condition when, String decide) {}
 
   /** A layer that explains a "no" to one question, when its condition holds. */
   record Cause(String id, String origin, String explains, Layer layer, int weight, Condition when,

@@ -173,7 +173,14 @@ public final class RuleLoader {
 
   private static Rule question(YamlNode n, String origin) {
     Map<String, YamlNode> m = fields(n, Set.of("id", "level", "ask", "yes", "no", "severity", "fix", "decide", "fallback"),
-        Set.of("applies", "neededForHealthy", "probe", "cases"));
+        Set.of("applies", "neededForHealthy", "probe", "decideWhen", "cases"));
+    List<Rule.Decide> decideWhen = new ArrayList<>();
+    if (m.containsKey("decideWhen")) {
+      for (YamlNode d : m.get("decideWhen").list("'decideWhen'")) {
+        Map<String, YamlNode> dm = fields(d, Set.of("when", "decide"), Set.of());
+        decideWhen.add(new Rule.Decide(Condition.parse(dm.get("when")), text(dm.get("decide"))));
+      }
+    }
     List<Rule.Fallback> fallback = new ArrayList<>();
     for (YamlNode f : m.get("fallback").list("'fallback'")) {
       Map<String, YamlNode> fm = fields(f, Set.of("layer", "why", "fix"), Set.of());
@@ -187,7 +194,7 @@ public final class RuleLoader {
         Condition.parse(m.get("yes")), Condition.parse(m.get("no")), severity(m.get("severity")),
         m.containsKey("neededForHealthy") && Boolean.TRUE.equals(m.get("neededForHealthy").value()),
         text(m.get("fix")), text(m.get("decide")), m.containsKey("probe") ? text(m.get("probe")) : null, fallback,
-        cases(m.get("cases"), Set.of("yes", "no", "unknown", "n/a")));
+        decideWhen, cases(m.get("cases"), Set.of("yes", "no", "unknown", "n/a")));
   }
 
   private static Rule cause(YamlNode n, String origin) {

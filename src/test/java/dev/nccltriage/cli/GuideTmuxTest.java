@@ -53,6 +53,8 @@ class GuideTmuxTest {
       tmux("send-keys", "-t", session, "n", "Tab", "Enter"); // Tab completes "n" to "no"
       waitFor("Does the NCCL log say `Using network Socket`?");
       tmux("send-keys", "-t", session, "ye", "Tab", "Enter");
+      waitFor("Does the job run on more than one node?");
+      tmux("send-keys", "-t", session, "yes", "Enter");
       waitFor("Max locked memory");
       tmux("send-keys", "-t", session, "unl", "Tab", "Enter");
       waitFor("Is CAP_IPC_LOCK set");

@@ -146,6 +146,15 @@ final class Bytes {
     return i == pos ? -1 : v;
   }
 
+  /** A decimal that fits an int, else null (an out-of-range number is an unknown value, not an error). */
+  static Integer intOrNull(String digits) {
+    if (digits == null || digits.isEmpty() || digits.length() > 10) {
+      return null;
+    }
+    long v = Long.parseLong(digits);
+    return v > Integer.MAX_VALUE ? null : (int) v;
+  }
+
   static int skipDigits(byte[] a, int pos, int to) {
     while (pos < to && isDigit(a[pos])) {
       pos++;

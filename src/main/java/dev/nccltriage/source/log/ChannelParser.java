@@ -160,6 +160,8 @@ final class ChannelParser {
 
   /** Counts the connection the last successful scan of b found (the evidence slot must hold its line). */
   void apply(ProcessState p, byte[] b) {
+    // both ends' rank ids: one at or above a node's GPU count shows the job spans nodes
+    p.seePeerRank(Math.max(Bytes.parseLong(b, fromRank, bound), Bytes.parseLong(b, toRank, bound)));
     if (!net) {
       p.localChannels++;
       slot.record(p.localChannelEvidence);
@@ -215,6 +217,7 @@ final class ChannelParser {
     if (via < 0) {
       return true; // ring listing or a GRAPH "Ring" line: known family, nothing to collect
     }
+    seePeers(p, b, m, via);
     int body = via + VIA.length;
     if (!startsWith(b, body, e, NET)) {
       p.localChannels++;
@@ -252,6 +255,36 @@ final class ChannelParser {
     slot.record(withGdr ? c.withGdr : c.withoutGdr);
     seeChannelRank(p, b, m, via, isReceive || !send);
     return true;
+  }
+
+  /** Both rank ids of a connection "A[..] -> B[..]" before {@code via}. */
+  private static void seePeers(ProcessState p, byte[] b, int m, int via) {
+    int colon = indexOf(b, m, via, SPACED_COLON);
+    int from = colon < 0 ? m : colon + 3;
+    while (from < via && b[from] == ' ') {
+      from++;
+    }
+    p.seePeerRank(Bytes.parseLong(b, from, via));
+    int arrow = indexOf(b, from, via, ARROW);
+    if (arrow >= 0) {
+      p.seePeerRank(Bytes.parseLong(b, arrow + ARROW.length, via));
+    }
+  }
+
+  /**
+   * A connection quoted without its "Channel NN/x :" head ("0[0] -> 8[0] [send] via NET/IB/0"):
+   * parsed like a whole line when it starts with a rank and has " -> " and " via ".
+   */
+  boolean body(ProcessState p, byte[] b, int m, int e) {
+    if (m >= e || !Bytes.isDigit(b[m])) {
+      return false;
+    }
+    int via = indexOf(b, m, e, VIA);
+    if (via < 0 || indexOf(b, m, via, ARROW) < 0) {
+      return false;
+    }
+    consumed = -1;
+    return slowParse(p, b, m, e);
   }
 
   /** The rank printing a send line is the one left of "->"; for a receive, the one right of it. */

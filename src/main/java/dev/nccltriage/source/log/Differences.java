@@ -35,6 +35,10 @@ final class Differences {
             + " other node(s) have it on " + major);
     aspect(out, "oob", NodeFacts::oobInterface, (n, major, count) ->
         "out-of-band interface " + n.oobInterface() + " while " + count + " other node(s) use " + major);
+    aspect(out, "bootstrap", NodeFacts::bootstrap, (n, major, count) ->
+        "bootstraps on " + n.bootstrap() + " while " + count + " other node(s) use " + major);
+    aspect(out, "version", NodeFacts::ncclVersion, (n, major, count) ->
+        "runs NCCL " + n.ncclVersion() + " while " + count + " other node(s) run " + major);
     return out;
   }
 
@@ -74,6 +78,8 @@ final class Differences {
           ev.addAll(h.channelNoGdr.items());
         }
         case "hcas", "oob" -> ev.addAll(h.ibUsing.items());
+        case "bootstrap" -> ev.addAll(h.bootstrap.items());
+        case "version" -> ev.addAll(h.comm.items());
         default -> ev.addAll(h.channelNoGdr.items());
       }
     }

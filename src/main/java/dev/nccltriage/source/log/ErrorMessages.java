@@ -34,6 +34,23 @@ final class ErrorMessages {
       Pattern.compile("(?:NET/Socket ?: no interface found|no socket interface found|No usable listening interface found)");
   private static final Pattern PLUGIN_LOADED =
       Pattern.compile("^(?:NET/Plugin ?: Loaded net plugin (.+?) \\(v\\d+\\)|Successfully loaded external (?:network )?plugin (\\S+)|P2P plugin (?:v\\d+ )?(\\S+))");
+  private static final Pattern CONNECT =
+      Pattern.compile("(?:[Cc]onnect to (\\S+) failed(?: ?: ?(.+?))?\\.?$|Proxy Call to rank (\\d+) failed \\(Connect\\)"
+          + "|Failed to execute operation Connect)");
+  private static final Pattern REMOTE =
+      Pattern.compile("(remote process exited or there was a network error|Connection closed by remote peer"
+          + "|Connection reset by peer)");
+  private static final Pattern CUDA = Pattern.compile("^Cuda failure (?:\\d+ )?'?([^']*)'?");
+  private static final Pattern INVALID_RANK = Pattern.compile("^Invalid rank requested ?: ?(\\d+) ?/ ?(\\d+)");
+  /** WARN lines of init-time probing that NCCL recovers from by trying the next transport. */
+  private static final Pattern RECOVERABLE =
+      Pattern.compile("^(?:Failed to open libibverbs|Count not open|dlvsym failed|Call to ibv_open_device failed"
+          + "|Call to ibv_get_device_list failed|NET/IB ?: ?Unable to (?:open|query)|NET/IB ?: ?No IP interface found"
+          + "|NET/Plugin|Could not find|No plugin found)");
+  private static final Pattern OFI_INIT = Pattern.compile("(?:initialization failed|Initializing plugin failed|Failed to initialize)");
+  private static final Pattern OFI_REG =
+      Pattern.compile("(?:Unable to register memory|[Rr]egistration failed|fi_mr_reg).*?(?:Error: ?|: )([A-Za-z][^.(]*?)\\s*(?:\\(|\\.|$)");
+  private static final Pattern OFI_CQ = Pattern.compile("(?:completed with error|fi_cq_readerr|CQ error|Completion error)");
   private static final Pattern BACKTRACE =
       Pattern.compile("^(\\S+\\.(?:cc|cu|c|h|cpp)):\\d+ (?:\\([^)]*\\) )?-> (\\d+)");
 
@@ -73,7 +90,7 @@ final class ErrorMessages {
     }
     if ((m = COMPLETION.matcher(msg)).find()) {
       String st = m.group(2) != null ? m.group(2) : m.group(3);
-      return error(p, ErrorKind.COMPLETION, null, Integer.valueOf(st));
+      return error(p, ErrorKind.COMPLETION, null, Bytes.intOrNull(st));
     }
     if ((m = ASYNC.matcher(msg)).find()) {
       return error(p, ErrorKind.ASYNC_EVENT, m.group(1).strip(), null);
@@ -82,9 +99,17 @@ final class ErrorMessages {
       return error(p, ErrorKind.GID, null, null);
     }
     if ((m = LIBIBVERBS.matcher(msg)).find()) {
-      return error(p, ErrorKind.LIBIBVERBS_MISSING, m.group(1), null);
+      // 2.30+ tries libibverbs.so, then libibverbs.so.1, one line each: only the last one failing
+      // means there is none ("Count not open libibverbs.so" alone is followed by a working .so.1)
+      String lib = m.group(1);
+      if (lib.equals("libibverbs.so")) {
+        return true;
+      }
+      p.noVerbs = true;
+      return error(p, ErrorKind.LIBIBVERBS_MISSING, lib, null);
     }
     if ((m = PLUGIN_INIT_FAILED.matcher(msg)).find()) {
+      p.ibFailed |= "IB".equals(m.group(1));
       return error(p, ErrorKind.NET_PLUGIN_INIT, m.group(1) == null ? "any" : m.group(1), null);
     }
     if ((m = PLUGIN_UNSUPPORTED.matcher(msg)).find()) {
@@ -102,12 +127,57 @@ final class ErrorMessages {
     if ((m = PLUGIN_LOADED.matcher(msg)).find()) {
       String name = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
       slot.record(acc.pluginsLoaded.computeIfAbsent(name, k -> new dev.nccltriage.evidence.EvidenceList()));
+      p.pluginLoaded = true;
       return true;
     }
     if ((m = BACKTRACE.matcher(msg)).find()) {
-      return error(p, ErrorKind.SYSTEM_ERROR, "ncclResult " + m.group(2), null);
+      Integer result = Bytes.intOrNull(m.group(2));
+      if (result == null || result == 0 || result == 7) {
+        return true; // 0 success, 7 ncclInProgress (non-blocking init): no failure
+      }
+      slot.record(acc.failures);
+      return error(p, ErrorKind.SYSTEM_ERROR, "ncclResult " + result, null);
+    }
+    if ((m = CONNECT.matcher(msg)).find()) {
+      String detail = m.group(2) != null ? m.group(2).strip()
+          : m.group(3) != null ? "proxy connect to rank " + m.group(3) : m.group(1) != null ? null : "proxy connect";
+      return error(p, ErrorKind.CONNECT, detail, null);
+    }
+    if ((m = REMOTE.matcher(msg)).find()) {
+      return error(p, ErrorKind.REMOTE_ERROR, m.group(1), null);
+    }
+    if ((m = CUDA.matcher(msg)).find()) {
+      return error(p, ErrorKind.CUDA_FAILURE, m.group(1).strip(), null);
+    }
+    if ((m = INVALID_RANK.matcher(msg)).find()) {
+      Integer n = Bytes.intOrNull(m.group(2));
+      if (n != null) {
+        acc.invalidRankOf = Math.max(acc.invalidRankOf, n);
+      }
+      return error(p, ErrorKind.INVALID_RANK, m.group(1) + "/" + m.group(2), null);
     }
     return msg.startsWith("NET/Plugin") || msg.startsWith("NET/IB") || msg.startsWith("NET/Socket");
+  }
+
+  /** Whether a WARN message is one of the init-time probes NCCL recovers from (the job goes on). */
+  boolean isRecoverable(String msg) {
+    return RECOVERABLE.matcher(msg).find();
+  }
+
+  /** aws-ofi-nccl's failures (its own "NET/OFI ..." lines); any other NET/OFI line is known and ignored. */
+  boolean ofi(ProcessState p, String msg) {
+    if (OFI_INIT.matcher(msg).find()) {
+      p.ofiFailed = true;
+      return error(p, ErrorKind.NET_PLUGIN_INIT, "aws-ofi-nccl", null);
+    }
+    Matcher m = OFI_REG.matcher(msg);
+    if (m.find()) {
+      return error(p, ErrorKind.IBV_REG_MR, m.group(1).strip(), null);
+    }
+    if (OFI_CQ.matcher(msg).find()) {
+      return error(p, ErrorKind.PLUGIN_CQ, null, null);
+    }
+    return true;
   }
 
   /** NET/Plugin lines, printed by every process: a substring test before each expression. */
@@ -123,6 +193,7 @@ final class ErrorMessages {
     if (m != null && m.find()) {
       String name = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
       slot.record(acc.pluginsLoaded.computeIfAbsent(name, k -> new dev.nccltriage.evidence.EvidenceList()));
+      p.pluginLoaded = true;
       return true;
     }
     return false;
@@ -134,6 +205,12 @@ final class ErrorMessages {
   }
 
   private boolean error(ProcessState p, ErrorKind kind, String detail, Integer status) {
+    switch (kind) {
+      case IBV_OPEN_DEVICE, IB_DEVICE_UNUSABLE, IB_NO_IP_INTERFACE, LIBIBVERBS_MISSING -> p.ibFailed = true;
+      case COMPLETION, ASYNC_EVENT, IBV_MODIFY_QP, IBV_REG_DMABUF_MR -> p.ibRuntimeError = true;
+      case IBV_REG_MR -> p.ibRuntimeError |= !p.ofiSeen;
+      default -> { }
+    }
     LogAccumulator.ErrAcc e = acc.error(kind, detail, status);
     e.seeHost(p.host);
     slot.record(e.evidence);

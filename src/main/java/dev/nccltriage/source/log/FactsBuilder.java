@@ -9,8 +9,10 @@ import dev.nccltriage.facts.Hca;
 import dev.nccltriage.facts.Iface;
 import dev.nccltriage.facts.InputStats;
 import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.facts.LogSignals;
 import dev.nccltriage.facts.NetworkKind;
 import dev.nccltriage.facts.NodeFacts;
+import dev.nccltriage.facts.Version;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -58,20 +60,14 @@ final class FactsBuilder {
     int hostProcs = procs.size() - unattributed.size();
     Integer ranks = nRanks > 0 ? Integer.valueOf(nRanks) : hostProcs == 0 ? null : hostProcs;
     Integer localGpus = localRanks > 0 ? Integer.valueOf(localRanks) : localGpus(byHost);
-    Integer nodes = null;
-    String nodesFrom = null;
-    if (nNodes > 0) {
-      nodes = nNodes;
-      nodesFrom = "comm";
-    } else if (byHost.size() >= 2) {
-      nodes = byHost.size();
-      nodesFrom = "hostnames";
-    } else if (byHost.size() == 1 && localGpus != null && ranks != null && ranks <= localGpus
-        && !anyNetChannels) {
-      // one host whose GPUs can hold every rank; more ranks than that means the log is one Pod's
-      nodes = 1;
-      nodesFrom = "hostnames";
-    }
+    NodeCount count = NodeCount.of(new NodeCount.Input(byHost, procs, nRanks, nNodes, localRanks,
+        acc.invalidRankOf, networkErrors(), loopbackOnly(procs)));
+    Integer nodes = count.nodes();
+    String nodesFrom = count.from();
+    List<String> versionList = versions(acc.versions.keySet());
+    List<Version> parsed = (versionList.isEmpty() ? List.copyOf(acc.frameworkVersions.keySet()) : versionList)
+        .stream().map(Version::parse).filter(v -> v != null).sorted().toList();
+    transports = new Transports(parsed.isEmpty() ? null : parsed.get(0));
 
     List<NodeFacts> nodeDetails = new ArrayList<>();
     Map<String, Integer> transportNodes = new LinkedHashMap<>();
@@ -89,8 +85,26 @@ final class FactsBuilder {
         transportNodes.merge(n.transport(), 1, Integer::sum);
       }
     }
-    String transport = transports.isEmpty() ? null : transports.size() == 1 ? transports.iterator().next() : "mixed";
-    Boolean rdma = NetworkKind.rdma(transports);
+    // "mixed" is RDMA and non-RDMA together, not two names of one kind (IB and IBext_v8)
+    Boolean rdma = null;
+    boolean sawRdma = false;
+    boolean sawOther = false;
+    boolean sawUnknown = false;
+    for (ProcessState p : procs) {
+      String t = transport(p);
+      Boolean r = Transports.rdma(p, t);
+      if (t == null && r == null) {
+        continue; // nothing shows this process's network: an excerpt, not a third kind
+      }
+      sawRdma |= Boolean.TRUE.equals(r);
+      sawOther |= Boolean.FALSE.equals(r);
+      sawUnknown |= r == null;
+    }
+    if (sawRdma || sawOther || sawUnknown) {
+      rdma = sawOther ? Boolean.FALSE : sawUnknown ? null : Boolean.TRUE;
+    }
+    String transport = transports.isEmpty() ? null : sawRdma && sawOther ? "mixed"
+        : transports.size() == 1 ? transports.iterator().next() : preferred(procs, transports);
 
     List<Hca> hcas = new ArrayList<>();
     Set<List<Hca>> listsSeen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -177,14 +191,18 @@ final class FactsBuilder {
     evidence.put("versions", JobEvidence.first(versionEv));
     evidence.put("dmabuf", acc.dmabuf.items());
 
-    return new LogFacts(inputs, acc.ncclLines, versions(acc.versions.keySet()), ranks,
+    LogSignals signals = SignalsBuilder.build(acc, procs, byHost, sawRdma, versionList, evidence);
+    String gdrShown = channels.total() > 0 || signals.gdrLogged() == null ? channels.gdr() : signals.gdrLogged();
+    List<String> versionsShown = versionList.isEmpty() && signals.frameworkVersion() != null
+        ? List.of(signals.frameworkVersion()) : versionList;
+    return new LogFacts(inputs, acc.ncclLines, versionsShown, ranks,
         hostProcs, nodes, nodesFrom,
-        nodes == null ? null : nodes == 1, localGpus, transport, rdma, transportNodes,
+        count.single(), localGpus, transport, rdma, transportNodes,
         hcas, hcaPorts, minPorts == Integer.MAX_VALUE ? null : minPorts, ro, List.copyOf(linkLayers),
-        oob, List.copyOf(oobCount.keySet()), bootstrap, socketIfaces, channels, local, channels.gdr(),
+        oob, List.copyOf(oobCount.keySet()), bootstrap, socketIfaces, channels, local, gdrShown,
         ringsGdr < 0 ? null : ringsGdr, !acc.dmabuf.isEmpty(), gdr, env, conflicts, errors,
         List.copyOf(acc.pluginsLoaded.keySet()), ibNoDevice, ibLogged,
-        nodeDetails, new Differences(nodeDetails, acc.processes.hosts()).find(), evidence);
+        nodeDetails, new Differences(nodeDetails, acc.processes.hosts()).find(), signals, evidence);
   }
 
   /** Distinct versions; "2.18.3" is dropped when "2.18.3+cuda12.2" says the same and more. */
@@ -194,17 +212,63 @@ final class FactsBuilder {
     return List.copyOf(out);
   }
 
-  /** A transport for the process: what its channels used, else what "Using network" said. */
-  static String transport(ProcessState p) {
-    String best = null;
-    long most = 0;
-    for (Map.Entry<String, ChannelCounter> e : p.netChannels.entrySet()) {
-      if (e.getValue().total() > most) {
-        most = e.getValue().total();
-        best = e.getKey();
+  private Transports transports = new Transports(null);
+
+  /** The network a process used: its channels, its "Using network", else what its lines imply. */
+  String transport(ProcessState p) {
+    return transports.of(p);
+  }
+
+  /** Of several names of one kind, the one NCCL named most (channels or "Using network"), else the first. */
+  private static String preferred(List<ProcessState> procs, Set<String> names) {
+    Map<String, Integer> named = new LinkedHashMap<>();
+    for (ProcessState p : procs) {
+      p.netChannels.keySet().forEach(n -> named.merge(n, 1, Integer::sum));
+      if (p.network != null) {
+        named.merge(p.network, 1, Integer::sum);
       }
     }
-    return best != null ? best : p.network;
+    return named.entrySet().stream().filter(e -> names.contains(e.getKey()))
+        .max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(names.iterator().next());
+  }
+
+  /** Errors only the network transport raises: the job's traffic went between nodes. */
+  private boolean networkErrors() {
+    for (LogAccumulator.ErrAcc e : acc.errors.values()) {
+      switch (e.kind) {
+        case COMPLETION, IBV_MODIFY_QP, REMOTE_ERROR, PLUGIN_CQ -> {
+          return true;
+        }
+        case CONNECT -> {
+          if (e.detail != null && e.detail.startsWith("proxy")) {
+            return true;
+          }
+        }
+        default -> { }
+      }
+    }
+    return false;
+  }
+
+  /** Every interface NCCL listed (bootstrap, OOB, sockets) is loopback, and there is one. */
+  private boolean loopbackOnly(List<ProcessState> procs) {
+    if (acc.loopback.isEmpty()) {
+      return false;
+    }
+    for (ProcessState p : procs) {
+      if (p.bootstrap != null && !isLoopback(p.bootstrap) || p.oob != null && !isLoopback(p.oob)) {
+        return false;
+      }
+      if (p.socketIfaces != null && p.socketIfaces.stream().anyMatch(f -> !isLoopback(f))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static boolean isLoopback(Iface f) {
+    String a = f.address() == null ? "" : f.address();
+    return f.name().equals("lo") || a.startsWith("127.") || a.equals("::1");
   }
 
   private NodeFacts node(String host, List<ProcessState> ps, Set<String> jobTransports, ChannelSum jobChannels) {
@@ -213,6 +277,8 @@ final class FactsBuilder {
     long devices = 0;
     Integer ports = null;
     String oob = null;
+    String boot = null;
+    String version = null;
     TreeSet<Integer> ranks = new TreeSet<>();
     int localRanks = -1;
     for (ProcessState p : ps) {
@@ -233,6 +299,12 @@ final class FactsBuilder {
       if (oob == null && p.oob != null) {
         oob = p.oob.name();
       }
+      if (boot == null && p.bootstrap != null) {
+        boot = p.bootstrap.name() + " " + family(p.bootstrap);
+      }
+      if (version == null && p.version != null) {
+        version = p.version;
+      }
       if (p.rankMax >= 0 && ranks.size() < 64) {
         ranks.add(p.rankMin);
         if (p.rankMax != p.rankMin) {
@@ -242,7 +314,22 @@ final class FactsBuilder {
     }
     String transport = ts.isEmpty() ? null : ts.size() == 1 ? ts.iterator().next() : "mixed";
     Integer gpus = localRanks > 0 ? Integer.valueOf(localRanks) : devices == 0 ? null : 64 - Long.numberOfLeadingZeros(devices);
-    return new NodeFacts(host, ps.size(), gpus, transport, ports, oob, s.stats(), List.copyOf(ranks));
+    return new NodeFacts(host, ps.size(), gpus, transport, ports, oob, s.stats(), List.copyOf(ranks), boot,
+        version == null ? null : Version.parse(version) == null ? version : Version.parse(version).toString());
+  }
+
+  /** IPv4, IPv6 link-local (fe80::/10), IPv6, or unknown when NCCL printed no address. */
+  private static String family(Iface f) {
+    String a = f.address();
+    if (a == null || a.isEmpty()) {
+      return "unknown";
+    }
+    if (a.indexOf(':') < 0) {
+      return "IPv4";
+    }
+    String l = a.toLowerCase(java.util.Locale.ROOT);
+    return l.startsWith("fe8") || l.startsWith("fe9") || l.startsWith("fea") || l.startsWith("feb")
+        ? "IPv6 link-local" : "IPv6";
   }
 
   /**

@@ -19,6 +19,21 @@ final class LogAccumulator {
   final Map<String, ErrAcc> errors = new LinkedHashMap<>();
   final Map<String, EvidenceList> pluginsLoaded = new LinkedHashMap<>();
   final EvidenceList dmabuf = new EvidenceList();
+  /** WARN lines, and the lines that show the job failing (a WARN that is not a probe's, an error unwind, a crash). */
+  final EvidenceList warnings = new EvidenceList();
+  final EvidenceList failures = new EvidenceList();
+  /** Lines that show Kubernetes (kubectl's [pod/NAME/CONTAINER] prefix). */
+  final EvidenceList kubernetes = new EvidenceList();
+  /** Interfaces NCCL listed with an IPv6 link-local (fe80::/10) address, and with a loopback one. */
+  final EvidenceList linkLocal = new EvidenceList();
+  final EvidenceList loopback = new EvidenceList();
+  /** GPUDirect RDMA decisions by HCA (NIC-side lines) and by GPU/HCA pair (distance lines). */
+  final Map<String, Boolean> gdrHcas = new LinkedHashMap<>();
+  final Map<String, Boolean> gdrPairs = new LinkedHashMap<>();
+  final Map<String, EvidenceList> ofiProvider = new LinkedHashMap<>();
+  final Map<String, EvidenceList> frameworkVersions = new LinkedHashMap<>();
+  /** "Invalid rank requested r/n": the highest n. */
+  int invalidRankOf = -1;
   long lines;
   long ncclLines;
   long unplaced;
@@ -70,6 +85,16 @@ final class LogAccumulator {
     return errors.computeIfAbsent(key, k -> new ErrAcc(kind, detail, status));
   }
 
+  private static final int MAX_GDR_KEYS = 512;
+
+  /** One decision: a key decided both ways counts as disabled somewhere (false wins). */
+  void seeGdr(Map<String, Boolean> m, String key, boolean enabled) {
+    if (key == null || !m.containsKey(key) && m.size() >= MAX_GDR_KEYS) {
+      return;
+    }
+    m.merge(key, enabled, Boolean::logicalAnd);
+  }
+
   EvidenceList env(String name, String value) {
     return env.computeIfAbsent(name, k -> new LinkedHashMap<>())
         .computeIfAbsent(value, k -> new EvidenceList());
@@ -98,6 +123,16 @@ final class LogAccumulator {
     o.pluginsLoaded.forEach(
         (k, v) -> pluginsLoaded.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
     dmabuf.addAll(o.dmabuf, off);
+    warnings.addAll(o.warnings, off);
+    failures.addAll(o.failures, off);
+    kubernetes.addAll(o.kubernetes, off);
+    linkLocal.addAll(o.linkLocal, off);
+    loopback.addAll(o.loopback, off);
+    invalidRankOf = Math.max(invalidRankOf, o.invalidRankOf);
+    o.gdrHcas.forEach((k, v) -> seeGdr(gdrHcas, k, v));
+    o.gdrPairs.forEach((k, v) -> seeGdr(gdrPairs, k, v));
+    o.ofiProvider.forEach((k, v) -> ofiProvider.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
+    o.frameworkVersions.forEach((k, v) -> frameworkVersions.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
     lines += o.lines;
     ncclLines += o.ncclLines;
     unplaced += o.unplaced;

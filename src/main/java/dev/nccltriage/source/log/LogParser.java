@@ -19,6 +19,10 @@ final class LogParser implements LineSink {
   private static final byte[] VERSION = ascii("version ");
   private static final byte[] OLD_INFO = ascii("] INFO ");
   private static final byte[] OLD_WARN = ascii("] WARN ");
+  private static final byte[] FRAMEWORK_VERSION = ascii("version:");
+  private static final byte[] FAILURE = ascii("failure");
+  private static final byte[] ERROR = ascii("error");
+  private static final byte[] KUBECTL_POD = ascii("[pod/");
 
   private final LogAccumulator acc;
   private final MessageParser messages;
@@ -64,12 +68,18 @@ final class LogParser implements LineSink {
       s = 0;
       e = n;
     }
+    if (e > s && Envelope.mayHaveSuffix(b[e - 1])) {
+      e = Envelope.trimSuffix(b, s, e);
+    }
     slot.buf = b;
     slot.start = s;
     slot.end = e;
     slot.lineNo = lineNo;
     if (!segment(b, s, e, false)) {
       acc.unplaced++;
+      if (Envelope.isCrash(b, s, e)) {
+        slot.record(acc.failures);
+      }
     }
   }
 
@@ -142,6 +152,16 @@ final class LogParser implements LineSink {
         messages.version(b, at, e);
         return true;
       }
+      if (startsWith(b, lv, e, FRAMEWORK_VERSION)) {
+        // a framework's own line, e.g. PyTorch's "NCCL version: 2.18.1" or "(2, 18, 1)"
+        messages.frameworkVersion(b, lv + FRAMEWORK_VERSION.length, e);
+        return false;
+      }
+      if (startsWith(b, lv, e, FAILURE) || startsWith(b, lv, e, ERROR)) {
+        // nccl-tests' "Test NCCL failure", PyTorch's "NCCL error in: ...": the job failed
+        slot.record(acc.failures);
+        return false;
+      }
       at = indexOf(b, at + 1, e, NCCL);
     }
     // before 2.3 there is no NCCL token: "host:pid:tid [dev] INFO message"
@@ -190,11 +210,18 @@ final class LogParser implements LineSink {
       gluedPrefix.parse(b, msg, next);
       msgEnd = gluedPrefix.start;
     }
-    messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, msgEnd));
+    boolean warn = known == null && isWarn(b, lvl, msg);
+    messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, msgEnd), warn);
     if (next >= 0) {
       segment(b, msgEnd, e, true);
     }
     return true;
+  }
+
+  /** Whether the level token at lvl ("NCCL WARN ", or "WARN " before 2.3) is WARN. */
+  private static boolean isWarn(byte[] b, int lvl, int msg) {
+    int w = msg - 5;
+    return w >= lvl && b[w] == 'W' && startsWith(b, w, msg, WARN);
   }
 
   /** Start of a second "NCCL INFO|WARN" envelope in [from, e), or -1. */
@@ -217,6 +244,9 @@ final class LogParser implements LineSink {
     }
     prefix.parse(b, s, lvl);
     ProcessState proc = acc.processes.get(b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
+    if (prefix.start > s && indexOf(b, s, prefix.start, KUBECTL_POD) >= 0) {
+      slot.record(acc.kubernetes); // kubectl logs --prefix: the log comes from a Pod
+    }
     if (prefix.device >= 0 && prefix.device < 64) {
       proc.devices |= 1L << prefix.device;
     }

@@ -45,6 +45,22 @@ final class MessageParser {
     rare.version(Bytes.latin1(b, at, e));
   }
 
+  /** "2.18.1" or "(2, 18, 1)" after a framework's "NCCL version:". */
+  void frameworkVersion(byte[] b, int at, int e) {
+    rare.frameworkVersion(Bytes.latin1(b, at, Math.min(e, at + 40)));
+  }
+
+  /** Returns whether the message belonged to a known family; {@code warn}: printed at WARN level. */
+  boolean parse(ProcessState proc, byte[] b, int m, int e, boolean warn) {
+    if (!warn) {
+      return parse(proc, b, m, e);
+    }
+    boolean known = parse(proc, b, m, e);
+    consumed = -1;
+    rare.warn(p(proc), b, m, e, known);
+    return known;
+  }
+
   /** Returns whether the message belonged to a known family. */
   boolean parse(ProcessState proc, byte[] b, int m, int e) {
     consumed = -1;
@@ -103,6 +119,9 @@ final class MessageParser {
         }
         break;
       default:
+        if (Bytes.isDigit(b[m]) && channels.body(p(p), b, m, e)) {
+          return true;
+        }
         break;
     }
     if (Bytes.indexOfSpaced(b, m, Math.min(e, m + 64), COMM) >= 0) {

@@ -47,6 +47,21 @@ final class ProcessState {
   int ringsGdr = -1; // "Connected all rings, use ring PXN %d GDR %d"
   final EvidenceList ringsGdrEvidence;
 
+  // What tells the network when no "Using network" line does (before 2.6.4, or an excerpt):
+  int peerRankMax = -1; // highest rank id on either side of its connection lines
+  boolean ibFailed; // IB init failed: No device found, no libibverbs, no IP interface, unusable devices
+  boolean socketListed; // "NET/Socket : Using [..]" (2.4.0-2.4.7 print it whatever was chosen)
+  String nicDistanceNet; // 2.4: "CUDA Dev 0[0], IB NIC distance : PHB"
+  String gdrHcaNet; // 2.13+: "NET/<name> : GPU Direct RDMA ... for HCA": the selected network
+  boolean ibRuntimeError; // completion, async, QP or registration errors of the IB transport
+  boolean ofiSeen; // a "NET/OFI" line: aws-ofi-nccl was loaded
+  String ofiProvider; // "NET/OFI Selected Provider is tcp"
+  boolean ofiFailed; // aws-ofi-nccl failed to initialise: its provider carries nothing
+  String version; // the NCCL version this process printed (2.22+ prints it per process)
+  boolean pluginLoaded; // a net plugin loaded in this process
+  boolean initSeen; // lines of its network init: Bootstrap, NET/Plugin, NET/Socket, NET/IB, its version
+  boolean noVerbs; // libibverbs could not be loaded: no verbs-based RDMA (IB, IBext, EFA) in this process
+
   ProcessState(String host, long pid, boolean hostFromGluedLine, HostEvidence evidence) {
     this.host = host;
     this.pid = pid;
@@ -127,6 +142,25 @@ final class ProcessState {
     }
     if (o.ringsGdr >= 0) {
       ringsGdr = ringsGdr < 0 ? o.ringsGdr : Math.min(ringsGdr, o.ringsGdr);
+    }
+    peerRankMax = Math.max(peerRankMax, o.peerRankMax);
+    ibFailed |= o.ibFailed;
+    socketListed |= o.socketListed;
+    nicDistanceNet = nicDistanceNet != null ? nicDistanceNet : o.nicDistanceNet;
+    gdrHcaNet = gdrHcaNet != null ? gdrHcaNet : o.gdrHcaNet;
+    ibRuntimeError |= o.ibRuntimeError;
+    ofiSeen |= o.ofiSeen;
+    ofiProvider = ofiProvider != null ? ofiProvider : o.ofiProvider;
+    ofiFailed |= o.ofiFailed;
+    version = version != null ? version : o.version;
+    pluginLoaded |= o.pluginLoaded;
+    noVerbs |= o.noVerbs;
+    initSeen |= o.initSeen;
+  }
+
+  void seePeerRank(long rank) {
+    if (rank > peerRankMax && rank < Integer.MAX_VALUE) {
+      peerRankMax = (int) rank;
     }
   }
 }

@@ -21,11 +21,18 @@ final class RareMessages {
   private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)+)");
   private static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
   private static final Pattern OLD_NET_IFACE = Pattern.compile("^NET ?: Using interface (\\S+)");
-  private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)");
+  private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)(.*)$");
+  private static final Pattern FRAMEWORK_VERSION =
+      Pattern.compile("^\\s*\\(?\\s*(\\d{1,3})[.,]\\s*(\\d{1,3})[.,]\\s*(\\d{1,4})");
+  private static final Pattern NIC_DISTANCE = Pattern.compile("^CUDA Dev \\d+\\[\\d+\\], (\\S+) NIC distance");
+  private static final Pattern GDR_HCA_NET = Pattern.compile("^NET/(.+?) ?: GPU Direct RDMA (?:Enabled|Disabled) for HCA");
+  private static final Pattern OFI_PROVIDER = Pattern.compile("^NET/OFI Selected [Pp]rovider is ([^\\s,]+)");
   private static final Pattern GDR_NO_MODULE =
       Pattern.compile("GPU Direct RDMA Disabled for HCA \\d+ '[^']*' \\(no module\\)");
   private static final Pattern GDR_NIC =
-      Pattern.compile("^NET/.+? : GPU Direct RDMA (Enabled|Disabled) for HCA \\d+ '[^']*'$");
+      Pattern.compile("^NET/(.+?) ?: GPU Direct RDMA (Enabled|Disabled) for HCA \\d+ '[^']*'$");
+  private static final Pattern GDR_HCA_KEY = Pattern.compile("for HCA \\d+ '([^']*)");
+  private static final Pattern GDR_PAIR_KEY = Pattern.compile("RDMA (?:Enabled|Disabled) for (.*?)[(,] ?distance");
   private static final Pattern GDR_DISTANCE =
       Pattern.compile("GPU Direct RDMA (Enabled|Disabled) for .*?[(,] ?distance (\\d+) (<=|>=|>|<) (\\d+)");
   private static final Pattern GDR_PLUGIN =
@@ -48,15 +55,45 @@ final class RareMessages {
   }
 
   void version(String text) {
+    version(null, text);
+  }
+
+  private void version(ProcessState p, String text) {
     Matcher m = VERSION.matcher(text);
     if (m.find()) {
       slot.record(acc.versions.computeIfAbsent(m.group(1), k -> new dev.nccltriage.evidence.EvidenceList()));
+      if (p != null && p.version == null) {
+        p.version = m.group(1);
+        p.initSeen = true;
+      }
+    }
+  }
+
+  /** A framework's "NCCL version: 2.18.1" / "(2, 18, 1)": used only when NCCL's own line is absent. */
+  void frameworkVersion(String text) {
+    Matcher m = FRAMEWORK_VERSION.matcher(text);
+    if (m.find()) {
+      String v = Integer.parseInt(m.group(1)) + "." + Integer.parseInt(m.group(2)) + "." + Integer.parseInt(m.group(3));
+      slot.record(acc.frameworkVersions.computeIfAbsent(v, k -> new dev.nccltriage.evidence.EvidenceList()));
+    }
+  }
+
+  /** A WARN line: counted, and a failure unless it is one of the probes NCCL recovers from. */
+  void warn(ProcessState p, byte[] b, int from, int to, boolean known) {
+    slot.record(acc.warnings);
+    String msg = Bytes.text(b, from, to);
+    if (!known && !msg.isEmpty()) {
+      errors.parse(p, msg); // a WARN's error signature may start with anything ("socketStartConnect: ...")
+    }
+    if (!errors.isRecoverable(msg)) {
+      slot.record(acc.failures);
     }
   }
 
   private static final String[] STARTS = {
     "NET", "NCCL", "Bootstrap", "GPU Direct", "DMA-BUF", "Call to", "Failed to", "Count not",
-    "External network", "Error: network", "Plugin name", "P2P plugin", "Successfully loaded", "Plugin Path"
+    "External network", "Error: network", "Plugin name", "P2P plugin", "Successfully loaded", "Plugin Path",
+    "CUDA Dev", "Cuda failure", "Connect to", "Invalid rank", "Proxy Call"
   };
   /** STARTS by first byte: a message is compared with the two or three that can match. */
   private static final byte[][][] STARTS_BY_FIRST = new byte[128][][];
@@ -95,7 +132,7 @@ final class RareMessages {
     String msg = Bytes.text(b, from, to);
     char c = msg.charAt(0);
     if (c == 'N' && msg.startsWith("NCCL version")) {
-      version(msg);
+      version(owner.p(proc), msg);
       return true;
     }
     if (c == 'N' && msg.startsWith("NET")) {
@@ -112,8 +149,15 @@ final class RareMessages {
       Matcher m = BOOTSTRAP.matcher(msg);
       ProcessState p = owner.p(proc);
       if (m.find()) {
+        p.initSeen = true;
+        Iface first = texts.ifaceOf(m.group(1));
         if (p.bootstrap == null) {
-          p.bootstrap = texts.ifaceOf(m.group(1));
+          p.bootstrap = first;
+        }
+        seeAddress(first);
+        Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
+        while (rest.find()) {
+          seeAddress(texts.ifaceOf(rest.group(1)));
         }
         slot.record(p.bootstrapEvidence);
         return true;
@@ -122,6 +166,17 @@ final class RareMessages {
     }
     if (msg.contains("GPU Direct RDMA")) {
       return gdr(msg);
+    }
+    if (c == 'C' && msg.startsWith("CUDA Dev ")) {
+      Matcher m = NIC_DISTANCE.matcher(msg);
+      if (m.find()) {
+        ProcessState p = owner.p(proc);
+        if (p.nicDistanceNet == null) {
+          p.nicDistanceNet = m.group(1);
+        }
+        slot.record(p.networkEvidence);
+        return true;
+      }
     }
     if (c == 'D' && msg.startsWith("DMA-BUF is available")) {
       slot.record(acc.dmabuf);
@@ -136,8 +191,12 @@ final class RareMessages {
   }
 
   private boolean net(ProcessState p, String msg) {
+    p.initSeen |= msg.startsWith("NET/Plugin") || msg.startsWith("NET/Socket") || msg.startsWith("NET/IB");
     if (msg.startsWith("NET/IB")) {
       p.ibLogged = true;
+    }
+    if (msg.startsWith("NET/OFI")) {
+      return ofi(p, msg);
     }
     if (msg.startsWith("NET/Plugin")) {
       // printed by every process: only a few shapes matter here
@@ -151,6 +210,7 @@ final class RareMessages {
     }
     if (msg.contains("No device found")) {
       p.ibNoDeviceSeen = true;
+      p.ibFailed |= msg.startsWith("NET/IB");
       slot.record(p.ibNoDevice);
       return true;
     }
@@ -165,6 +225,7 @@ final class RareMessages {
       if (p.oob == null) {
         p.oob = using.oob();
       }
+      seeAddress(using.oob());
       slot.record(p.ibUsingEvidence);
       return true;
     }
@@ -190,11 +251,14 @@ final class RareMessages {
       List<Iface> ifs = new ArrayList<>();
       Matcher e = SOCKET_ENTRY.matcher(m.group(1));
       while (e.find()) {
-        ifs.add(texts.ifaceOf(e.group(1)));
+        Iface f = texts.ifaceOf(e.group(1));
+        ifs.add(f);
+        seeAddress(f);
       }
       if (p.socketIfaces == null) {
         p.socketIfaces = ifs;
       }
+      p.socketListed = true;
       slot.record(p.socketEvidence);
       return true;
     }
@@ -210,6 +274,10 @@ final class RareMessages {
       return true;
     }
     if (msg.contains("GPU Direct RDMA")) {
+      Matcher n = GDR_HCA_NET.matcher(msg);
+      if (n.find() && p.gdrHcaNet == null) {
+        p.gdrHcaNet = n.group(1).strip();
+      }
       return gdr(msg);
     }
     if (msg.startsWith("NET/Socket") && msg.contains("interfaces found")) {
@@ -219,25 +287,67 @@ final class RareMessages {
   }
 
 
+  /** aws-ofi-nccl's own lines: the provider it picked, GDR it turned off, its failures. */
+  private boolean ofi(ProcessState p, String msg) {
+    p.ofiSeen = true;
+    Matcher m = OFI_PROVIDER.matcher(msg);
+    if (m.find()) {
+      if (p.ofiProvider == null) {
+        p.ofiProvider = m.group(1);
+      }
+      slot.record(acc.ofiProvider.computeIfAbsent(m.group(1), k -> new dev.nccltriage.evidence.EvidenceList()));
+      return true;
+    }
+    if (msg.contains("disabling GDR") || msg.contains("GDR disabled")) {
+      slot.record(acc.gdr(false, "plugin", null, null).evidence);
+      return true;
+    }
+    return errors.ofi(p, msg);
+  }
+
+  /** An interface NCCL listed: an IPv6 link-local or a loopback address is kept as evidence. */
+  private void seeAddress(Iface f) {
+    if (f == null) {
+      return;
+    }
+    String a = f.address() == null ? "" : f.address().toLowerCase(java.util.Locale.ROOT);
+    if (a.startsWith("fe8") || a.startsWith("fe9") || a.startsWith("fea") || a.startsWith("feb")) {
+      slot.record(acc.linkLocal);
+    }
+    if (f.name().equals("lo") || a.startsWith("127.") || a.equals("::1")) {
+      slot.record(acc.loopback);
+    }
+  }
+
   private boolean gdr(String msg) {
+    Matcher hca = GDR_HCA_KEY.matcher(msg);
+    String key = hca.find() ? hca.group(1) : null;
     if (GDR_NO_MODULE.matcher(msg).find()) {
       slot.record(acc.gdr(false, "no-module", null, null).evidence);
+      acc.seeGdr(acc.gdrHcas, key, false);
       return true;
     }
     Matcher m = GDR_DISTANCE.matcher(msg);
     if (m.find()) {
       boolean enabled = m.group(1).equals("Enabled");
       slot.record(acc.gdr(enabled, enabled ? "enabled" : "distance",
-          Integer.valueOf(m.group(2)), Integer.valueOf(m.group(4))).evidence);
+          Bytes.intOrNull(m.group(2)), Bytes.intOrNull(m.group(4))).evidence);
+      Matcher pair = GDR_PAIR_KEY.matcher(msg);
+      acc.seeGdr(acc.gdrPairs, pair.find() ? pair.group(1) : msg, enabled);
       return true;
     }
     if ((m = GDR_NIC.matcher(msg)).find()) {
-      boolean enabled = m.group(1).equals("Enabled");
+      if (Boolean.FALSE.equals(dev.nccltriage.facts.NetworkKind.rdma(m.group(1).strip()))) {
+        return true; // "NET/Socket : ... for HCA 0 'eth0'": the socket transport's, nothing about RDMA
+      }
+      boolean enabled = m.group(2).equals("Enabled");
       slot.record(acc.gdr(enabled, enabled ? "enabled" : "nic", null, null).evidence);
+      acc.seeGdr(acc.gdrHcas, key, enabled);
       return true;
     }
     if (GDR_PLUGIN.matcher(msg).find()) {
       slot.record(acc.gdr(true, "enabled", null, null).evidence);
+      acc.seeGdr(acc.gdrHcas, key, true);
       return true;
     }
     return false;

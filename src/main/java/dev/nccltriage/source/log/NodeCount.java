@@ -1,0 +1,77 @@
+package dev.nccltriage.source.log;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How many nodes the job spans, from evidence only: the processes a log shows are a lower bound of
+ * the job, never the job (an excerpt may hold one Pod's lines). Several nodes: NCCL's nNodes,
+ * several host names, more ranks than one node's localRanks (logged world size or a rank id in a
+ * connection line), "Invalid rank requested", errors of the network transport. One node: nNodes 1,
+ * a logged world size within one node's localRanks, every interface loopback, or one host holding
+ * every rank the logged nranks names. Otherwise unknown.
+ */
+record NodeCount(Integer nodes, String from, Boolean single) {
+  static final NodeCount UNKNOWN = new NodeCount(null, null, null);
+
+  /** Everything the count is read from; {@code networkErrors}: errors of the network transport. */
+  record Input(Map<String, List<ProcessState>> byHost, List<ProcessState> all, int nRanks, int nNodes,
+      int localRanks, int invalidRankOf, boolean networkErrors, boolean loopbackOnly) {}
+
+  /** GPUs the one host shows at least (device indices are dense from 0: device 3 means 4 GPUs). */
+  private static int deviceBound(List<ProcessState> ps) {
+    long devices = 0;
+    for (ProcessState p : ps) {
+      devices |= p.devices;
+    }
+    return 64 - Long.numberOfLeadingZeros(devices);
+  }
+
+  static NodeCount of(Input in) {
+    int peerMax = -1;
+    for (ProcessState p : in.all()) {
+      peerMax = Math.max(peerMax, Math.max(p.peerRankMax, p.rankMax));
+    }
+    // several nodes
+    if (in.nNodes() > 1) {
+      return new NodeCount(in.nNodes(), "comm", false);
+    }
+    if (in.byHost().size() >= 2) {
+      return new NodeCount(in.byHost().size(), "hostnames", false);
+    }
+    if (in.localRanks() > 0 && in.nRanks() > in.localRanks()) {
+      return new NodeCount((in.nRanks() + in.localRanks() - 1) / in.localRanks(), "ranks", false);
+    }
+    if (in.localRanks() > 0 && peerMax >= in.localRanks()) {
+      return new NodeCount(null, "ranks", false);
+    }
+    if (in.invalidRankOf() > 0 && in.nNodes() != 1) {
+      return new NodeCount(null, "errors", false);
+    }
+    if (in.networkErrors() && in.nNodes() != 1) {
+      return new NodeCount(null, "errors", false);
+    }
+    // one node
+    if (in.nNodes() == 1 || in.nRanks() == 1 || in.nRanks() > 0 && in.localRanks() >= in.nRanks()) {
+      return new NodeCount(1, "comm", true);
+    }
+    if (in.loopbackOnly()) {
+      return new NodeCount(1, "loopback", true);
+    }
+    if (in.byHost().size() == 1 && in.nRanks() > 0 && in.all().size() == in.byHost().values().iterator().next().size()) {
+      Set<Integer> ranks = new HashSet<>();
+      for (ProcessState p : in.byHost().values().iterator().next()) {
+        if (p.rankMax >= 0) {
+          ranks.add(p.rankMax);
+        }
+      }
+      // one host holding every rank, or a logged world size that fits the GPUs it shows
+      if (ranks.size() >= in.nRanks() || deviceBound(in.byHost().values().iterator().next()) >= in.nRanks()) {
+        return new NodeCount(1, "ranks", true);
+      }
+    }
+    return UNKNOWN;
+  }
+}

@@ -1,0 +1,130 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.facts.ErrorKind;
+import dev.nccltriage.facts.Iface;
+import dev.nccltriage.facts.LogSignals;
+import dev.nccltriage.facts.NetworkKind;
+import dev.nccltriage.facts.Version;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/** Derives {@link LogSignals} and their evidence from what the parser collected. Never judges. */
+final class SignalsBuilder {
+  /** Pod names the training operators give by design: PyTorchJob, MPIJob, TFJob, JobSet replicas. */
+  private static final Pattern OPERATOR_POD =
+      Pattern.compile("-(?:worker|master|launcher|chief|ps|evaluator)-\\d+$");
+  /** Multus names the interfaces it adds net1, net2, ... */
+  private static final Pattern MULTUS_IFACE = Pattern.compile("^net\\d+$");
+  /** IPoIB interfaces exist only on InfiniBand hardware: ib0, ibp12s0, ibs3. */
+  private static final Pattern IPOIB_IFACE = Pattern.compile("^ib[ps]?\\d");
+
+  private SignalsBuilder() {}
+
+  static LogSignals build(LogAccumulator acc, List<ProcessState> procs, Map<String, List<ProcessState>> byHost,
+      boolean rdmaTransportSeen, List<String> versions, Map<String, List<Evidence>> evidence) {
+    evidence.put("failures", acc.failures.items());
+    evidence.put("warnings", acc.warnings.items());
+    evidence.put("linkLocal", acc.linkLocal.items());
+    evidence.put("loopback", acc.loopback.items());
+
+    List<Evidence> k8s = new ArrayList<>(acc.kubernetes.items());
+    boolean kubernetes = !acc.kubernetes.isEmpty();
+    for (Map.Entry<String, List<ProcessState>> h : byHost.entrySet()) {
+      if (OPERATOR_POD.matcher(h.getKey()).find()) {
+        kubernetes = true;
+        k8s.addAll(firstOf(h.getValue().get(0).evidence));
+        break;
+      }
+    }
+    boolean ipoib = false;
+    for (ProcessState p : procs) {
+      for (Iface f : interfaces(p)) {
+        if (MULTUS_IFACE.matcher(f.name()).matches() && !kubernetes) {
+          kubernetes = true;
+          k8s.addAll(p.evidence.ibUsing.items());
+          k8s.addAll(p.evidence.bootstrap.items());
+        }
+        ipoib |= IPOIB_IFACE.matcher(f.name()).find();
+      }
+    }
+    evidence.put("kubernetes", JobEvidence.first(k8s));
+
+    boolean rdmaSeen = rdmaTransportSeen || ipoib || procs.stream().anyMatch(p -> p.hcas != null && !p.hcas.isEmpty()
+        || !p.perLineHcas.isEmpty() || Boolean.TRUE.equals(Transports.providerRdma(p.ofiProvider)));
+    rdmaSeen |= acc.pluginsLoaded.keySet().stream().anyMatch(n -> Boolean.TRUE.equals(NetworkKind.rdma(n)));
+    for (LogAccumulator.ErrAcc e : acc.errors.values()) {
+      rdmaSeen |= e.kind == ErrorKind.IBV_OPEN_DEVICE || e.kind == ErrorKind.IB_DEVICE_UNUSABLE
+          || e.kind == ErrorKind.COMPLETION || e.kind == ErrorKind.ASYNC_EVENT || e.kind == ErrorKind.IBV_MODIFY_QP;
+    }
+
+    List<String> providers = List.copyOf(acc.ofiProvider.keySet());
+    List<Evidence> ofiEv = new ArrayList<>();
+    acc.ofiProvider.values().forEach(l -> ofiEv.addAll(l.items()));
+    evidence.put("ofiProvider", JobEvidence.first(ofiEv));
+
+    String framework = null;
+    if (versions.isEmpty() && !acc.frameworkVersions.isEmpty()) {
+      framework = acc.frameworkVersions.keySet().iterator().next();
+      List<Evidence> fv = new ArrayList<>();
+      acc.frameworkVersions.values().forEach(l -> fv.addAll(l.items()));
+      evidence.put("versions", JobEvidence.first(fv));
+    }
+    Set<Version> distinct = new TreeSet<>();
+    versions.stream().map(Version::parse).filter(v -> v != null).forEach(distinct::add);
+
+    return new LogSignals(!acc.failures.isEmpty(), procs.stream().anyMatch(p -> p.initSeen), acc.warnings.count(), kubernetes ? Boolean.TRUE : null,
+        rdmaSeen ? Boolean.TRUE : null, !acc.linkLocal.isEmpty(), !acc.loopback.isEmpty(),
+        gdrLogged(acc, evidence), providers, framework, distinct.size() > 1);
+  }
+
+  /** none or some from NCCL's GDR decisions: distance lines first (they are per GPU/NIC pair), then NIC lines. */
+  private static String gdrLogged(LogAccumulator acc, Map<String, List<Evidence>> evidence) {
+    String r = share(acc.gdrPairs);
+    if (r == null) {
+      r = share(acc.gdrHcas);
+    }
+    boolean pluginOff = acc.gdr.values().stream().anyMatch(g -> g.reason.equals("plugin"));
+    if (r == null && pluginOff) {
+      r = "none";
+    }
+    List<Evidence> ev = new ArrayList<>();
+    acc.gdr.values().stream().filter(g -> !g.enabled).forEach(g -> ev.addAll(g.evidence.items()));
+    evidence.put("gdrLogged", JobEvidence.first(ev));
+    return r;
+  }
+
+  private static String share(Map<String, Boolean> decisions) {
+    if (decisions.isEmpty()) {
+      return null;
+    }
+    long off = decisions.values().stream().filter(v -> !v).count();
+    return off == 0 ? null : off == decisions.size() ? "none" : "some";
+  }
+
+  private static List<Iface> interfaces(ProcessState p) {
+    List<Iface> out = new ArrayList<>();
+    if (p.bootstrap != null) {
+      out.add(p.bootstrap);
+    }
+    if (p.oob != null) {
+      out.add(p.oob);
+    }
+    if (p.socketIfaces != null) {
+      out.addAll(p.socketIfaces);
+    }
+    return out;
+  }
+
+  private static List<Evidence> firstOf(HostEvidence h) {
+    List<Evidence> ev = new ArrayList<>(h.comm.items());
+    ev.addAll(h.network.items());
+    ev.addAll(h.bootstrap.items());
+    ev.addAll(h.ibUsing.items());
+    return ev;
+  }
+}

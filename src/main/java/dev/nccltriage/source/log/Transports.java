@@ -1,0 +1,93 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.facts.NetworkKind;
+import dev.nccltriage.facts.Version;
+import java.util.Map;
+
+/**
+ * The network one process used. What its channels used, else its "Using network" line; else, as
+ * the spec's §0b reads the lines NCCL prints when there is no "Using network" (before 2.6.4, or
+ * an excerpt): the 2.13+ "NET/name : GPU Direct RDMA ... for HCA" and the 2.4 "name NIC distance"
+ * lines name the selected network; IB runtime errors prove IB; a non-empty IB list with no plugin
+ * loaded means IB; an IB init failure followed by the socket list means Socket (from 2.4.8 the
+ * socket list alone does: 2.4.0-2.4.7 print it at every init).
+ */
+final class Transports {
+  private static final Version FIRST_SOCKET_ONLY_WHEN_USED = new Version(2, 4, 8);
+
+  private final Version lowest;
+
+  /** {@code lowest}: the job's lowest NCCL version, null when not logged. */
+  Transports(Version lowest) {
+    this.lowest = lowest;
+  }
+
+  String of(ProcessState p) {
+    String best = null;
+    long most = 0;
+    for (Map.Entry<String, ChannelCounter> e : p.netChannels.entrySet()) {
+      if (e.getValue().total() > most) {
+        most = e.getValue().total();
+        best = e.getKey();
+      }
+    }
+    if (best != null) {
+      return best;
+    }
+    if (p.network != null) {
+      return p.network;
+    }
+    return inferred(p);
+  }
+
+  /** Only what a process's lines imply by design; null when they do not. */
+  String inferred(ProcessState p) {
+    if (p.gdrHcaNet != null) {
+      return p.gdrHcaNet;
+    }
+    if (p.nicDistanceNet != null) {
+      return p.nicDistanceNet;
+    }
+    if (p.ofiSeen || p.pluginLoaded) {
+      return null; // a plugin is tried first; its own name is not in these lines
+    }
+    if (p.ibRuntimeError) {
+      return "IB";
+    }
+    boolean ibList = p.hcas != null && !p.hcas.isEmpty() || !p.perLineHcas.isEmpty();
+    if (ibList) {
+      return "IB";
+    }
+    if (p.socketListed && (p.ibFailed || socketListMeansSocket())) {
+      return "Socket";
+    }
+    return null;
+  }
+
+  /**
+   * From 2.4.8 the socket list is printed only when Socket is the transport; 2.4.0-2.4.7 print it
+   * at every init, and for an unknown version (or an older one) it proves nothing.
+   */
+  private boolean socketListMeansSocket() {
+    return lowest != null && lowest.compareTo(FIRST_SOCKET_ONLY_WHEN_USED) >= 0;
+  }
+
+  /**
+   * Whether the process's network moves data with RDMA: by the network's kind, except that
+   * aws-ofi-nccl on a TCP libfabric provider does not, whatever NCCL calls the plugin.
+   */
+  static Boolean rdma(ProcessState p, String transport) {
+    Boolean provider = p.ofiFailed ? null : providerRdma(p.ofiProvider);
+    if (provider != null && (transport == null || NetworkKind.rdma(transport) != Boolean.FALSE)) {
+      return provider;
+    }
+    if (transport == null && p.noVerbs) {
+      return false; // every RDMA transport (IB, IBext, libfabric's efa and verbs) needs libibverbs
+    }
+    return NetworkKind.rdma(transport);
+  }
+
+  static Boolean providerRdma(String provider) {
+    return NetworkKind.providerRdma(provider);
+  }
+}
