@@ -154,7 +154,9 @@ public final class LogFactSet {
     List<String> statuses = f.errors().stream().filter(e -> e.status() != null)
         .map(e -> String.valueOf(e.status())).distinct().toList();
     if (!statuses.isEmpty()) {
-      s.put("error.completionStatus", statuses, List.of());
+      List<Evidence> ev = new ArrayList<>();
+      f.errors().stream().filter(e -> e.status() != null).forEach(e -> ev.addAll(e.evidence()));
+      s.put("error.completionStatus", statuses, ev.subList(0, Math.min(3, ev.size())));
     }
   }
 

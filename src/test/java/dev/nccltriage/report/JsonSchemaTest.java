@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JsonSchemaTest {
   private static final String SCHEMA = "/schema/report-v1.schema.json";
   private static final Path GOLDEN = CliRun.REPO.resolve("samples/logs/golden");
-  private static final Path CORPUS = CliRun.REPO.resolve("../shared/corpus").normalize();
+  private static final Path CORPUS = CliRun.REPO.resolve("samples/corpus");
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonSchemaFactory FACTORY =
       JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);

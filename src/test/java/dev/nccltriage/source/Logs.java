@@ -27,8 +27,8 @@ import java.util.stream.Stream;
 final class Logs {
   static final int DEFAULT_MAX_LINE = 64 * 1024;
   static final Path SAMPLES = Path.of("samples", "logs");
-  /** Real-world excerpts kept beside the repository (absent in a bare checkout). */
-  static final Path CORPUS = Path.of("..", "shared", "corpus");
+  /** Real-world excerpts from public bug reports, with labels (samples/corpus/README.md). */
+  static final Path CORPUS = Path.of("samples", "corpus");
 
   private Logs() {}
 

@@ -79,7 +79,7 @@ final class Differences {
         }
         case "hcas", "oob" -> ev.addAll(h.ibUsing.items());
         case "bootstrap" -> ev.addAll(h.bootstrap.items());
-        case "version" -> ev.addAll(h.comm.items());
+        case "version" -> ev.addAll(h.version.items());
         default -> ev.addAll(h.channelNoGdr.items());
       }
     }

@@ -17,6 +17,7 @@ final class HostEvidence {
   final EvidenceList ringsGdr = new EvidenceList();
   final EvidenceList channelGdr = new EvidenceList();
   final EvidenceList channelNoGdr = new EvidenceList();
+  final EvidenceList version = new EvidenceList();
 
   void addAll(HostEvidence o, long off) {
     comm.addAll(o.comm, off);
@@ -29,5 +30,6 @@ final class HostEvidence {
     ringsGdr.addAll(o.ringsGdr, off);
     channelGdr.addAll(o.channelGdr, off);
     channelNoGdr.addAll(o.channelNoGdr, off);
+    version.addAll(o.version, off);
   }
 }

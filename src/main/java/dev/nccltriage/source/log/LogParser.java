@@ -192,7 +192,8 @@ final class LogParser implements LineSink {
   private boolean record(byte[] b, int s, int lvl, int msg, int e, boolean glued, ProcessState known) {
     acc.ncclLines++;
     ProcessState proc = known != null ? known : process(b, s, lvl, msg, glued);
-    if (msg < e && (b[msg] == 'C' || b[msg] == 'R')) {
+    boolean warn = known == null && isWarn(b, lvl, msg);
+    if (!warn && msg < e && (b[msg] == 'C' || b[msg] == 'R')) {
       // Channel lines are most of a large log: parse first, then look for a glued record only in
       // the tail the channel parser did not read.
       messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, e));
@@ -210,7 +211,6 @@ final class LogParser implements LineSink {
       gluedPrefix.parse(b, msg, next);
       msgEnd = gluedPrefix.start;
     }
-    boolean warn = known == null && isWarn(b, lvl, msg);
     messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, msgEnd), warn);
     if (next >= 0) {
       segment(b, msgEnd, e, true);

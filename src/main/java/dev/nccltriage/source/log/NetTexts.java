@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  */
 final class NetTexts {
   private static final Pattern IB_USING =
-      Pattern.compile("^NET/IB ?: Using(.*?) ?(\\[RO\\])?; OOB (.+)$");
+      Pattern.compile("^NET/IB ?: Using(.*?) ?(\\[RO\\])?; ?OOB ?(.*)$");
   private static final Pattern HCA_ENTRY =
       Pattern.compile(
           "\\[(\\d+)\\] ?([^\\s:\\[\\]={},]+):(\\d+)(?::\\d*)?(?::\\d+)?/(IB|RoCE|UNSPECIFIED)");
@@ -92,18 +92,24 @@ final class NetTexts {
     return new Hca(Integer.parseInt(e.group(1)), e.group(2), Integer.parseInt(e.group(3)), e.group(4), null);
   }
 
+  /** {@link #iface}, remembered by text; null when the text names no interface. */
   Iface ifaceOf(String s) {
     Iface known = ifaceSeen.get(s);
     if (known == null) {
       known = iface(s);
-      if (ifaceSeen.size() < MEMO_LIMIT) {
+      if (known != null && ifaceSeen.size() < MEMO_LIMIT) {
         ifaceSeen.put(s, known);
       }
     }
     return known;
   }
 
+  /** The interface in "name:address<port>", or null when no name is there (an empty "; OOB :"). */
   static Iface iface(String s) {
+    String t = s.strip();
+    if (t.isEmpty() || t.charAt(0) == ':' || t.charAt(0) == '<') {
+      return null;
+    }
     Matcher m = IPV4_IFACE.matcher(s);
     if (m.find()) {
       return new Iface(m.group(1), m.group(2));

@@ -33,9 +33,13 @@ final class Prefix {
     while (tokenStart > s && b[tokenStart - 1] != ' ' && b[tokenStart - 1] != '\t') {
       tokenStart--;
     }
-    if (isFileLine(b, tokenStart, p)) {
+    int beforeToken = trim(b, s, tokenStart);
+    // NCCL's WARN "file.cc:123"; net plugins print "function:123" (aws-ofi-nccl), taken only
+    // where the "[dev]" bracket stands before it, so that a trimmed "host:pid" is never mistaken
+    if (isFileLine(b, tokenStart, p)
+        || beforeToken > s && b[beforeToken - 1] == ']' && isFunctionLine(b, tokenStart, p)) {
       start = tokenStart;
-      p = trim(b, s, tokenStart);
+      p = beforeToken;
     }
     if (p > s && b[p - 1] == ']') {
       int q = p - 2;
@@ -92,6 +96,23 @@ final class Prefix {
       p--;
     }
     return p;
+  }
+
+  /** {@code function_name:123}: an identifier, one colon, digits. */
+  private static boolean isFunctionLine(byte[] b, int from, int to) {
+    int colon = -1;
+    for (int i = from; i < to; i++) {
+      byte c = b[i];
+      if (c == ':') {
+        if (colon >= 0) {
+          return false;
+        }
+        colon = i;
+      } else if (colon < 0 && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_')) {
+        return false;
+      }
+    }
+    return colon > from && colon < to - 1 && Bytes.skipDigits(b, colon + 1, to) == to;
   }
 
   /** {@code path/file.cc:123}: one colon, digits after it, a dot in the file name. */

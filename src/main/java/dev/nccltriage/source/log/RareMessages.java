@@ -62,9 +62,12 @@ final class RareMessages {
     Matcher m = VERSION.matcher(text);
     if (m.find()) {
       slot.record(acc.versions.computeIfAbsent(m.group(1), k -> new dev.nccltriage.evidence.EvidenceList()));
-      if (p != null && p.version == null) {
-        p.version = m.group(1);
-        p.initSeen = true;
+      if (p != null) {
+        if (p.version == null) {
+          p.version = m.group(1);
+          p.initSeen = true;
+        }
+        slot.record(p.evidence.version);
       }
     }
   }
@@ -165,7 +168,7 @@ final class RareMessages {
       return errors.parse(p, msg);
     }
     if (msg.contains("GPU Direct RDMA")) {
-      return gdr(msg);
+      return gdr(owner.p(proc), msg);
     }
     if (c == 'C' && msg.startsWith("CUDA Dev ")) {
       Matcher m = NIC_DISTANCE.matcher(msg);
@@ -252,8 +255,10 @@ final class RareMessages {
       Matcher e = SOCKET_ENTRY.matcher(m.group(1));
       while (e.find()) {
         Iface f = texts.ifaceOf(e.group(1));
-        ifs.add(f);
-        seeAddress(f);
+        if (f != null) {
+          ifs.add(f);
+          seeAddress(f);
+        }
       }
       if (p.socketIfaces == null) {
         p.socketIfaces = ifs;
@@ -267,7 +272,7 @@ final class RareMessages {
       if (p.socketIfaces == null) {
         p.socketIfaces = new ArrayList<>();
       }
-      if (!p.socketIfaces.contains(f) && p.socketIfaces.size() < 16) {
+      if (f != null && !p.socketIfaces.contains(f) && p.socketIfaces.size() < 16) {
         p.socketIfaces.add(f);
       }
       slot.record(p.socketEvidence);
@@ -278,7 +283,7 @@ final class RareMessages {
       if (n.find() && p.gdrHcaNet == null) {
         p.gdrHcaNet = n.group(1).strip();
       }
-      return gdr(msg);
+      return gdr(p, msg);
     }
     if (msg.startsWith("NET/Socket") && msg.contains("interfaces found")) {
       return true;
@@ -319,9 +324,11 @@ final class RareMessages {
     }
   }
 
-  private boolean gdr(String msg) {
+  /** A GPUDirect RDMA decision; per-HCA and per-pair keys are per host (nodes decide apart). */
+  private boolean gdr(ProcessState p, String msg) {
+    String host = p.host == null ? "" : p.host + "/";
     Matcher hca = GDR_HCA_KEY.matcher(msg);
-    String key = hca.find() ? hca.group(1) : null;
+    String key = hca.find() ? host + hca.group(1) : null;
     if (GDR_NO_MODULE.matcher(msg).find()) {
       slot.record(acc.gdr(false, "no-module", null, null).evidence);
       acc.seeGdr(acc.gdrHcas, key, false);
@@ -333,7 +340,7 @@ final class RareMessages {
       slot.record(acc.gdr(enabled, enabled ? "enabled" : "distance",
           Bytes.intOrNull(m.group(2)), Bytes.intOrNull(m.group(4))).evidence);
       Matcher pair = GDR_PAIR_KEY.matcher(msg);
-      acc.seeGdr(acc.gdrPairs, pair.find() ? pair.group(1) : msg, enabled);
+      acc.seeGdr(acc.gdrPairs, host + (pair.find() ? pair.group(1) : msg), enabled);
       return true;
     }
     if ((m = GDR_NIC.matcher(msg)).find()) {

@@ -1,0 +1,307 @@
+package dev.nccltriage.source;
+
+import static dev.nccltriage.source.Logs.parse;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.facts.ErrorSignature;
+import dev.nccltriage.facts.LogFacts;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Whether a log says the job failed ({@code signals().failed()}), how many WARN lines it holds
+ * ({@code warnings()}) and which error signatures it names ({@code errors()}).
+ *
+ * <p>Why: "healthy" must never be the verdict of a job that failed, and a job must not be called
+ * failed for the init-time probes NCCL recovers from (no libibverbs, an HCA it cannot open: it goes
+ * on with the next transport). The failure can be told by NCCL itself (a WARN, an error unwind
+ * {@code file:line -> N}, spec §1.7), or by the program around it (nccl-tests, PyTorch, a crash);
+ * the error kind and detail are what the lints in rules/lints-errors.yaml match on. The hosts,
+ * addresses and pids below are invented; only the line shapes come from real logs.
+ */
+class FailureSignalsTest {
+  private static final String INFO = "gpu-h1:4021:4090 [0] NCCL INFO ";
+  private static final String HOST = "gpu-h1:4021:4090 [0] ";
+
+  /** A little of a healthy init before the line under test, so the log is not only that line. */
+  private static LogFacts withInit(String... lines) {
+    StringBuilder b = new StringBuilder();
+    b.append(INFO).append("Bootstrap : Using eth0:10.20.30.41<0>\n");
+    b.append(INFO).append("NET/Plugin : No plugin found (libnccl-net.so), using internal implementation\n");
+    for (String l : lines) {
+      b.append(l).append('\n');
+    }
+    return parse(b.toString());
+  }
+
+  private static ErrorSignature error(LogFacts f, String kind) {
+    return f.errors().stream().filter(e -> e.kind().equals(kind)).findFirst()
+        .orElseThrow(() -> new AssertionError("no error of kind " + kind + " in "
+            + f.errors().stream().map(ErrorSignature::kind).toList()));
+  }
+
+  private static List<String> texts(List<Evidence> ev) {
+    return ev.stream().map(Evidence::text).toList();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  @Nested
+  class ErrorUnwinds {
+    @Test
+    void netIbUnwindWithSystemErrorIsAFailure() {
+      String line = INFO + "transport/net_ib.cc:1133 -> 2";
+      LogFacts f = withInit(line);
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
+    }
+
+    @Test
+    void netIbUnwindIsRecordedAsNcclSystemErrorWithItsResultCode() {
+      LogFacts f = withInit(INFO + "transport/net_ib.cc:1133 -> 2");
+      ErrorSignature e = error(f, "nccl_system_error");
+      assertThat(e.detail()).isEqualTo("ncclResult 2");
+      assertThat(e.count()).isEqualTo(1);
+      assertThat(e.hosts()).containsExactly("gpu-h1");
+    }
+
+    @Test
+    void unwindOf230WithFunctionNameIsAFailure() {
+      LogFacts f = withInit(INFO + "init.cc:1832 (ncclCommInitRankFunc) -> 2");
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(error(f, "nccl_system_error").detail()).isEqualTo("ncclResult 2");
+    }
+
+    @Test
+    void unwindOfAsyncThreadIsAFailure() {
+      LogFacts f = withInit(INFO + "group.cc:64 -> 2 [Async thread]");
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(error(f, "nccl_system_error").detail()).isEqualTo("ncclResult 2");
+    }
+
+    @Test
+    void unwindOfSuccessIsNotAFailure() {
+      LogFacts f = withInit(INFO + "transport/net_ib.cc:1133 -> 0");
+      assertThat(f.signals().failed()).isFalse();
+      assertThat(f.errors()).isEmpty();
+    }
+
+    @Test
+    void unwindOfInProgressIsNotAFailure() {
+      // ncclInProgress (7): a non-blocking init still running, not an error
+      LogFacts f = withInit(INFO + "init.cc:1832 (ncclCommInitRankFunc) -> 7");
+      assertThat(f.signals().failed()).isFalse();
+      assertThat(f.errors()).isEmpty();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  @Nested
+  class RecoverableWarnings {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {
+        "misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]",
+        "misc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed",
+        "transport/net_ib.cc:148 NCCL WARN NET/IB : Unable to open device mlx5_0",
+        "transport/net_ib.cc:199 NCCL WARN NET/IB : No IP interface found."})
+    void probeNcclRecoversFromIsNotAFailure(String warn) {
+      LogFacts f = withInit(HOST + warn, INFO + "NET/Socket : Using [0]eth0:10.20.30.41<0>",
+          INFO + "Using network Socket");
+      assertThat(f.signals().failed()).as("failed").isFalse();
+      assertThat(f.evidenceFor("failures")).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {
+        "misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]",
+        "misc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed",
+        "transport/net_ib.cc:148 NCCL WARN NET/IB : Unable to open device mlx5_0",
+        "transport/net_ib.cc:199 NCCL WARN NET/IB : No IP interface found."})
+    void probeNcclRecoversFromIsStillCountedAsAWarning(String warn) {
+      LogFacts f = withInit(HOST + warn, INFO + "NET/Socket : Using [0]eth0:10.20.30.41<0>",
+          INFO + "Using network Socket");
+      assertThat(f.signals().warnings()).isEqualTo(1);
+      assertThat(texts(f.evidenceFor("warnings"))).containsExactly(HOST + warn);
+    }
+
+    @Test
+    void libibverbsMissingIsRecordedWithTheLibraryName() {
+      LogFacts f = withInit(HOST + "misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]");
+      assertThat(error(f, "libibverbs_missing").detail()).isEqualTo("libibverbs.so[.1]");
+    }
+
+    @Test
+    void unopenableDeviceIsRecordedWithTheDeviceName() {
+      LogFacts f = withInit(HOST + "transport/net_ib.cc:148 NCCL WARN NET/IB : Unable to open device mlx5_0");
+      assertThat(error(f, "ib_device_unusable").detail()).isEqualTo("mlx5_0");
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  @Nested
+  class FailingWarnings {
+    @Test
+    void connectionRefusedIsAFailure() {
+      String line = HOST + "include/socket.h:390 NCCL WARN Connect to 10.9.8.7<21724> failed : Connection refused";
+      LogFacts f = withInit(line);
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(f.signals().warnings()).isEqualTo(1);
+      assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
+    }
+
+    @Test
+    void connectionRefusedIsAConnectErrorWithTheErrnoText() {
+      String line = HOST + "include/socket.h:390 NCCL WARN Connect to 10.9.8.7<21724> failed : Connection refused";
+      ErrorSignature e = error(withInit(line), "connect_failed");
+      assertThat(e.detail()).isEqualTo("Connection refused");
+      assertThat(texts(e.evidence())).containsExactly(line);
+    }
+
+    @Test
+    void proxyCallFailureIsAFailure() {
+      LogFacts f = withInit(HOST + "proxy.cc:1234 NCCL WARN Proxy Call to rank 0 failed (Connect)");
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(error(f, "connect_failed").detail()).isEqualTo("proxy connect to rank 0");
+    }
+
+    @Test
+    void proxyServiceFailedOperationIsAFailure() {
+      LogFacts f = withInit(HOST
+          + "proxy.cc:1503 NCCL WARN [Proxy Service 3] Failed to execute operation Connect from rank 3, retcode 6");
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(error(f, "connect_failed").detail()).isEqualTo("proxy connect");
+    }
+
+    @Test
+    void cudaFailureIsAFailure() {
+      LogFacts f = withInit(HOST
+          + "enqueue.cc:1021 NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA runtime version'");
+      assertThat(f.signals().failed()).isTrue();
+    }
+
+    @Test
+    void cudaFailureKeepsTheCudaErrorTextWithoutQuotes() {
+      LogFacts f = withInit(HOST
+          + "enqueue.cc:1021 NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA runtime version'");
+      assertThat(error(f, "cuda_failure").detail())
+          .isEqualTo("CUDA driver version is insufficient for CUDA runtime version");
+    }
+
+    @Test
+    void invalidRankIsAFailureWithRankAndWorldSize() {
+      LogFacts f = withInit(HOST + "init.cc:1580 NCCL WARN Invalid rank requested : 9/8");
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(error(f, "invalid_rank").detail()).isEqualTo("9/8");
+    }
+
+    @Test
+    void completionErrorOf220IsAFailureWithItsStatus() {
+      LogFacts f = withInit(HOST + "transport/net_ib.cc:1456 NCCL WARN NET/IB : Got completion from peer "
+          + "10.0.0.2<45678> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.0.0.1 "
+          + "remoteGids::ffff:10.0.0.2");
+      assertThat(f.signals().failed()).isTrue();
+      ErrorSignature e = error(f, "completion_error");
+      assertThat(e.status()).isEqualTo(12);
+    }
+
+    @Test
+    void completionErrorOf229WithSymbolicStatusKeepsTheNumber() {
+      LogFacts f = withInit(HOST + "transport/net_ib/cq.cc:210 NCCL WARN NET/IB: Got completion from peer "
+          + "10.0.0.2<45678> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_RECV(128) vendor_err=129 "
+          + "localGid ::ffff:10.0.0.1 remoteGids ::ffff:10.0.0.2 hca mlx5_0");
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(error(f, "completion_error").status()).isEqualTo(12);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  @Nested
+  class LinesAroundNccl {
+    @Test
+    void ncclTestsFailureIsAFailure() {
+      String line = "gpu-h1: Test NCCL failure common.cu:788 'unhandled system error'";
+      LogFacts f = withInit(line);
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
+    }
+
+    @Test
+    void pytorchNcclErrorIsAFailure() {
+      String line = "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, "
+          + "unhandled system error, NCCL version 2.14.3";
+      LogFacts f = withInit(line);
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
+    }
+
+    @Test
+    void segmentationFaultIsAFailure() {
+      LogFacts f = withInit("Segmentation fault (core dumped)");
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(texts(f.evidenceFor("failures"))).containsExactly("Segmentation fault (core dumped)");
+    }
+
+    @Test
+    void watchdogTimeoutIsAFailure() {
+      String line = "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, "
+          + "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600026 milliseconds before timing out.";
+      LogFacts f = withInit(line);
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
+    }
+
+    @Test
+    void distBackendErrorWithNcclRemoteErrorIsAFailure() {
+      String line = "torch.distributed.DistBackendError: [2] failed to run collective, ncclRemoteError: A call "
+          + "failed possibly due to a network error or a remote process exiting prematurely.";
+      LogFacts f = withInit(line);
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
+    }
+
+    @Test
+    void ordinaryApplicationOutputIsNotAFailure() {
+      LogFacts f = withInit("INFO: Started server process [4411]", "Epoch 1 loss 0.25", "Epoch 2 loss 0.19",
+          INFO + "Using network Socket");
+      assertThat(f.signals().failed()).isFalse();
+      assertThat(f.signals().warnings()).isZero();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  @Nested
+  class NumbersTooLarge {
+    private static final String HUGE_STATUS = HOST + "transport/net_ib.cc:1456 NCCL WARN NET/IB : Got completion "
+        + "from peer 10.0.0.2<45678> with status=4294967296 opcode=0 len=0 vendor err 129 (Recv)";
+    private static final String HUGE_UNWIND = INFO + "transport/net_ib.cc:1133 -> 99999999999";
+
+    @Test
+    void completionStatusBeyondIntDoesNotThrow() {
+      AtomicReference<LogFacts> f = new AtomicReference<>();
+      assertThatCode(() -> f.set(parse(HUGE_STATUS + "\n"))).doesNotThrowAnyException();
+      assertThat(f.get().ncclLines()).isEqualTo(1);
+    }
+
+    @Test
+    void completionStatusBeyondIntKeepsTheLineAsACompletionErrorWithoutStatus() {
+      LogFacts f = parse(HUGE_STATUS + "\n");
+      ErrorSignature e = error(f, "completion_error");
+      assertThat(e.status()).isNull();
+      assertThat(texts(e.evidence())).containsExactly(HUGE_STATUS);
+      assertThat(f.signals().failed()).isTrue();
+    }
+
+    @Test
+    void unwindResultBeyondIntDoesNotThrowAndTheLineIsKept() {
+      AtomicReference<LogFacts> f = new AtomicReference<>();
+      assertThatCode(() -> f.set(parse(HUGE_UNWIND + "\n"))).doesNotThrowAnyException();
+      assertThat(f.get().ncclLines()).isEqualTo(1);
+      assertThat(f.get().inputs()).singleElement().satisfies(i -> assertThat(i.unplacedLines()).isZero());
+    }
+  }
+}
