@@ -56,6 +56,7 @@ public final class FactVocabulary {
       e("net.initLogged", FactType.BOOL, "a process's network init is in the log (Bootstrap, NET/Plugin, NET/Socket or NET/IB lines, or its version line)"),
       e("log.warnings", FactType.NUMBER, "NCCL WARN lines in the log"),
       e("log.kubernetes", FactType.BOOL, "the log shows a Pod (kubectl's [pod/...] prefix, operator Pod names, Multus net1); unknown otherwise"),
+      e("log.container", FactType.BOOL, "the log shows a container (a Pod, or docker's 12-hex container-id host names); unknown otherwise"),
       e("log.versionsDiffer", FactType.BOOL, "processes printed different NCCL versions"),
       e("net.rdmaSeen", FactType.BOOL, "the log shows RDMA hardware or an RDMA transport (HCAs, IB/RDMA plugin, verbs errors, IPoIB); unknown otherwise"),
       e("net.linkLocal", FactType.BOOL, "NCCL listed an interface with an IPv6 link-local (fe80::/10) address for bootstrap, OOB or sockets"),

@@ -17,8 +17,9 @@ public final class LogFactSet {
     if (f.ncclLines() == 0) {
       return s;
     }
-    s.put("job.nodes", f.nodes() == null ? null : (long) f.nodes(), f.evidenceFor("comm"));
-    s.put("job.singleNode", f.singleNode(), f.evidenceFor("comm"));
+    List<Evidence> nodesEv = nodesEvidence(f);
+    s.put("job.nodes", f.nodes() == null ? null : (long) f.nodes(), nodesEv);
+    s.put("job.singleNode", f.singleNode(), nodesEv);
     s.put("job.ranks", f.ranks() == null ? null : (long) f.ranks(), f.evidenceFor("comm"));
     s.put("job.localGpus", f.localGpus() == null ? null : (long) f.localGpus(), f.evidenceFor("comm"));
 
@@ -29,9 +30,7 @@ public final class LogFactSet {
     // local channels alone do not show a single node: an excerpt may hold one node's lines only
     Boolean usesNetwork = f.netChannels().total() > 0 ? Boolean.TRUE
         : f.singleNode() == null ? null : !f.singleNode();
-    List<Evidence> usesEv = f.netChannels().total() > 0 ? f.evidenceFor("channels")
-        : "loopback".equals(f.nodesFrom()) ? f.evidenceFor("loopback")
-        : "errors".equals(f.nodesFrom()) ? f.evidenceFor("failures") : f.evidenceFor("comm");
+    List<Evidence> usesEv = f.netChannels().total() > 0 ? f.evidenceFor("channels") : nodesEv;
     s.put("net.usesNetwork", usesNetwork, usesEv);
     s.put("net.channels", f.netChannels().total(), f.evidenceFor("channels"));
     if (f.oob() != null && !f.oob().name().isEmpty()) {
@@ -88,6 +87,7 @@ public final class LogFactSet {
     s.put("log.warnings", sig.warnings(), f.evidenceFor("warnings"));
     s.put("net.initLogged", sig.initLogged(), f.evidenceFor("bootstrap"));
     s.put("log.kubernetes", sig.kubernetes(), f.evidenceFor("kubernetes"));
+    s.put("log.container", sig.container(), f.evidenceFor("container"));
     s.put("log.versionsDiffer", sig.versionsDiffer(), f.evidenceFor("versions"));
     s.put("net.rdmaSeen", sig.rdmaSeen(), transportEv);
     s.put("net.linkLocal", sig.linkLocal(), f.evidenceFor("linkLocal"));
@@ -108,6 +108,20 @@ public final class LogFactSet {
       s.put("expect.hcas", (long) expectHcas, List.of());
     }
     return s;
+  }
+
+  /** The lines the node count came from: comm lines, else what decided it. */
+  private static List<Evidence> nodesEvidence(LogFacts f) {
+    List<Evidence> comm = f.evidenceFor("comm");
+    if (f.nodesFrom() == null || f.nodesFrom().equals("comm") && !comm.isEmpty()) {
+      return comm;
+    }
+    List<Evidence> ev = switch (f.nodesFrom()) {
+      case "loopback" -> f.evidenceFor("loopback");
+      case "errors" -> f.evidenceFor("failures");
+      default -> concat(comm, f.evidenceFor("testsPreamble"));
+    };
+    return ev.isEmpty() ? concat(comm, f.evidenceFor("bootstrap")) : ev;
   }
 
   /** The transport does an IB out-of-band handshake: internal IB or the IBext plugin (same NET/IB code). */

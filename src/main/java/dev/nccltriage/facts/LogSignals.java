@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * What the log says about the job beyond the four questions. {@code failed}: a WARN that is not a
  * recoverable probe, an error unwind, a crash or a failed collective; {@code initLogged}: a process's
- * network init is in the log (Bootstrap, NET/Plugin, NET/Socket or NET/IB lines, its version); {@code kubernetes} and
- * {@code rdmaSeen} are true or null (nothing shown is not "no"); {@code gdrLogged}: GPUDirect RDMA
+ * network init is in the log (Bootstrap, NET/Plugin, NET/Socket or NET/IB lines, its version); {@code kubernetes},
+ * {@code container} (a Pod, or docker's container-id host names) and {@code rdmaSeen} are true or null (nothing shown is not "no"); {@code gdrLogged}: GPUDirect RDMA
  * as NCCL's own decision lines tell it (none, some; null when they do not say); {@code
  * ofiProviders}: libfabric providers aws-ofi-nccl selected; {@code frameworkVersion}: the NCCL
  * version a framework printed, when NCCL's own line is absent.
@@ -16,6 +16,7 @@ public record LogSignals(
     boolean initLogged,
     long warnings,
     Boolean kubernetes,
+    Boolean container,
     Boolean rdmaSeen,
     boolean linkLocal,
     boolean loopback,

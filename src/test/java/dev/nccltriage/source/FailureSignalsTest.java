@@ -9,9 +9,11 @@ import dev.nccltriage.facts.ErrorSignature;
 import dev.nccltriage.facts.LogFacts;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -222,43 +224,22 @@ class FailureSignalsTest {
   // ------------------------------------------------------------------------------------------
   @Nested
   class LinesAroundNccl {
-    @Test
-    void ncclTestsFailureIsAFailure() {
-      String line = "gpu-h1: Test NCCL failure common.cu:788 'unhandled system error'";
-      LogFacts f = withInit(line);
-      assertThat(f.signals().failed()).isTrue();
-      assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
+    /** What nccl-tests, PyTorch and the OS print when the job around NCCL fails. */
+    static Stream<String> failureLines() {
+      return Stream.of(
+          "gpu-h1: Test NCCL failure common.cu:788 'unhandled system error'",
+          "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, "
+              + "unhandled system error, NCCL version 2.14.3",
+          "Segmentation fault (core dumped)",
+          "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, "
+              + "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600026 milliseconds before timing out.",
+          "torch.distributed.DistBackendError: [2] failed to run collective, ncclRemoteError: A call "
+              + "failed possibly due to a network error or a remote process exiting prematurely.");
     }
 
-    @Test
-    void pytorchNcclErrorIsAFailure() {
-      String line = "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, "
-          + "unhandled system error, NCCL version 2.14.3";
-      LogFacts f = withInit(line);
-      assertThat(f.signals().failed()).isTrue();
-      assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
-    }
-
-    @Test
-    void segmentationFaultIsAFailure() {
-      LogFacts f = withInit("Segmentation fault (core dumped)");
-      assertThat(f.signals().failed()).isTrue();
-      assertThat(texts(f.evidenceFor("failures"))).containsExactly("Segmentation fault (core dumped)");
-    }
-
-    @Test
-    void watchdogTimeoutIsAFailure() {
-      String line = "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, "
-          + "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600026 milliseconds before timing out.";
-      LogFacts f = withInit(line);
-      assertThat(f.signals().failed()).isTrue();
-      assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
-    }
-
-    @Test
-    void distBackendErrorWithNcclRemoteErrorIsAFailure() {
-      String line = "torch.distributed.DistBackendError: [2] failed to run collective, ncclRemoteError: A call "
-          + "failed possibly due to a network error or a remote process exiting prematurely.";
+    @ParameterizedTest
+    @MethodSource("failureLines")
+    void aFailurePrintedAroundNcclIsAFailure(String line) {
       LogFacts f = withInit(line);
       assertThat(f.signals().failed()).isTrue();
       assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);

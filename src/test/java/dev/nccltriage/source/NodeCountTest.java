@@ -154,4 +154,53 @@ class NodeCountTest {
       assertThat(f.nodes()).isNull();
     }
   }
+
+  // ------------------------------------------------------------------------------------------
+  @Nested
+  class AroundNccl {
+    @Test
+    void ncclTestsDeviceListNamingTwoHostsIsTwoNodes() {
+      // nccl-tests 2.14.1+ "# Using devices": rank 0 prints every rank's host (spec §12.1)
+      LogFacts f = parse("""
+          # Using devices
+          #  Rank  0 Group  0 Pid  22811 on  dgx-a-017 device  0 [0000:07:00] NVIDIA A100-SXM4-80GB
+          #  Rank  1 Group  0 Pid  22818 on  dgx-a-018 device  0 [0000:07:00] NVIDIA A100-SXM4-80GB
+          dgx-a-017:22811:22811 [0] NCCL INFO Using network IB
+          """);
+      assertThat(f.nodes()).isEqualTo(2);
+      assertThat(f.singleNode()).isFalse();
+    }
+
+    @Test
+    void ncclTestsDeviceListWithEveryRankOnOneHostIsOneNode() {
+      LogFacts f = parse("""
+          #   Rank  0 Pid  4411 on   box-1 device  0 [0x07] Tesla V100-SXM2-32GB
+          #   Rank  1 Pid  4411 on   box-1 device  1 [0x0a] Tesla V100-SXM2-32GB
+          box-1:4411:4411 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 7000 - Init COMPLETE
+          box-1:4411:4411 [1] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 1 busId a000 - Init COMPLETE
+          """);
+      assertThat(f.singleNode()).isTrue();
+    }
+
+    @Test
+    void aNetworkConnectionWithNothingAgainstItIsSeveralNodes() {
+      // NCCL uses NET only between nodes (P2P/SHM serve one node)
+      LogFacts f = parse("""
+          gpu-a:51:60 [0] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [send] via NET/IB/7/GDRDMA
+          """);
+      assertThat(f.singleNode()).isFalse();
+      assertThat(f.nodesFrom()).isEqualTo("channels");
+      assertThat(f.nodes()).isNull();
+    }
+
+    @Test
+    void nNodesOneOutweighsANetworkConnection() {
+      // one node with P2P and SHM disabled connects over NET: NCCL's own count says one node
+      LogFacts f = parse("""
+          gpu-a:51:51 [0] NCCL INFO comm 0x1 rank 0 nRanks 2 nNodes 1 localRanks 2 localRank 0 MNNVL 0
+          gpu-a:51:60 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] [send] via NET/IB/0
+          """);
+      assertThat(f.singleNode()).isTrue();
+    }
+  }
 }

@@ -250,7 +250,7 @@ class ParserFuzzTest {
       assertThat(f.nodes()).as(what + ": a node count without single/multi").isNull();
       assertThat(f.nodesFrom()).as(what).isNull();
     } else {
-      assertThat(f.nodesFrom()).as(what).isIn("comm", "hostnames", "ranks", "loopback", "errors");
+      assertThat(f.nodesFrom()).as(what).isIn("comm", "hostnames", "ranks", "loopback", "errors", "channels");
     }
     if (f.nodes() != null) {
       assertThat(f.nodes()).as(what).isPositive();

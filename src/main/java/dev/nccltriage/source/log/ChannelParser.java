@@ -160,8 +160,10 @@ final class ChannelParser {
 
   /** Counts the connection the last successful scan of b found (the evidence slot must hold its line). */
   void apply(ProcessState p, byte[] b) {
+    long from = Bytes.parseLong(b, fromRank, bound);
+    long to = Bytes.parseLong(b, toRank, bound);
     // both ends' rank ids: one at or above a node's GPU count shows the job spans nodes
-    p.seePeerRank(Math.max(Bytes.parseLong(b, fromRank, bound), Bytes.parseLong(b, toRank, bound)));
+    p.seePeerRank(Math.max(from, to));
     if (!net) {
       p.localChannels++;
       slot.record(p.localChannelEvidence);
@@ -171,11 +173,11 @@ final class ChannelParser {
     if (receive) {
       c.receive++;
       c.receiveGdr += gdr ? 1 : 0;
-      p.seeRank((int) Bytes.parseLong(b, toRank, bound));
+      p.seeRank((int) to);
     } else {
       c.send++;
       c.sendGdr += gdr ? 1 : 0;
-      p.seeRank((int) Bytes.parseLong(b, fromRank, bound));
+      p.seeRank((int) from);
     }
     long dev = Bytes.parseLong(b, nameEnd + 1, bound);
     if (dev >= 0 && dev < 64) {

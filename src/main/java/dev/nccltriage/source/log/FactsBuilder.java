@@ -61,7 +61,7 @@ final class FactsBuilder {
     Integer ranks = nRanks > 0 ? Integer.valueOf(nRanks) : hostProcs == 0 ? null : hostProcs;
     Integer localGpus = localRanks > 0 ? Integer.valueOf(localRanks) : localGpus(byHost);
     NodeCount count = NodeCount.of(new NodeCount.Input(byHost, procs, nRanks, nNodes, localRanks,
-        acc.invalidRankOf, networkErrors(), loopbackOnly(procs)));
+        acc.invalidRankOf, networkErrors(), loopbackOnly(procs), acc.testsHosts.size(), acc.testsRanks.cardinality()));
     Integer nodes = count.nodes();
     String nodesFrom = count.from();
     List<String> versionList = versions(acc.versions.keySet());
@@ -190,6 +190,7 @@ final class FactsBuilder {
     acc.versions.values().forEach(l -> versionEv.addAll(l.items()));
     evidence.put("versions", JobEvidence.first(versionEv));
     evidence.put("dmabuf", acc.dmabuf.items());
+    evidence.put("testsPreamble", acc.testsPreamble.items());
 
     LogSignals signals = SignalsBuilder.build(acc, procs, byHost, sawRdma, versionList, evidence);
     String gdrShown = channels.total() > 0 || signals.gdrLogged() == null ? channels.gdr() : signals.gdrLogged();

@@ -32,6 +32,10 @@ final class LogAccumulator {
   final Map<String, Boolean> gdrPairs = new LinkedHashMap<>();
   final Map<String, EvidenceList> ofiProvider = new LinkedHashMap<>();
   final Map<String, EvidenceList> frameworkVersions = new LinkedHashMap<>();
+  /** nccl-tests' "# Using devices" rank lines: their hosts and ranks (TestsPreamble). */
+  final Set<String> testsHosts = new LinkedHashSet<>();
+  final java.util.BitSet testsRanks = new java.util.BitSet();
+  final EvidenceList testsPreamble = new EvidenceList();
   /** "Invalid rank requested r/n": the highest n. */
   int invalidRankOf = -1;
   long lines;
@@ -129,6 +133,9 @@ final class LogAccumulator {
     linkLocal.addAll(o.linkLocal, off);
     loopback.addAll(o.loopback, off);
     invalidRankOf = Math.max(invalidRankOf, o.invalidRankOf);
+    o.testsHosts.stream().filter(h -> testsHosts.size() < TestsPreamble.MAX_HOSTS).forEach(testsHosts::add);
+    testsRanks.or(o.testsRanks);
+    testsPreamble.addAll(o.testsPreamble, off);
     o.gdrHcas.forEach((k, v) -> seeGdr(gdrHcas, k, v));
     o.gdrPairs.forEach((k, v) -> seeGdr(gdrPairs, k, v));
     o.ofiProvider.forEach((k, v) -> ofiProvider.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));

@@ -79,6 +79,8 @@ final class LogParser implements LineSink {
       acc.unplaced++;
       if (Envelope.isCrash(b, s, e)) {
         slot.record(acc.failures);
+      } else {
+        TestsPreamble.parse(acc, slot, b, s, e);
       }
     }
   }

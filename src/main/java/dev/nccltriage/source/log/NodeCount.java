@@ -9,7 +9,8 @@ import java.util.Set;
  * How many nodes the job spans, from evidence only: the processes a log shows are a lower bound of
  * the job, never the job (an excerpt may hold one Pod's lines). Several nodes: NCCL's nNodes,
  * several host names, more ranks than one node's localRanks (logged world size or a rank id in a
- * connection line), "Invalid rank requested", errors of the network transport. One node: nNodes 1,
+ * connection line), nccl-tests' device list naming several hosts, "Invalid rank requested", errors
+ * of the network transport. One node: nNodes 1,
  * a logged world size within one node's localRanks, every interface loopback, or one host holding
  * every rank the logged nranks names. Otherwise unknown.
  */
@@ -17,8 +18,19 @@ record NodeCount(Integer nodes, String from, Boolean single) {
   static final NodeCount UNKNOWN = new NodeCount(null, null, null);
 
   /** Everything the count is read from; {@code networkErrors}: errors of the network transport. */
+  /** {@code testsHosts}/{@code testsRanks}: hosts and ranks nccl-tests' device list names. */
   record Input(Map<String, List<ProcessState>> byHost, List<ProcessState> all, int nRanks, int nNodes,
-      int localRanks, int invalidRankOf, boolean networkErrors, boolean loopbackOnly) {}
+      int localRanks, int invalidRankOf, boolean networkErrors, boolean loopbackOnly, int testsHosts,
+      int testsRanks) {}
+
+  private static boolean netChannels(List<ProcessState> all) {
+    for (ProcessState p : all) {
+      if (!p.netChannels.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /** GPUs the one host shows at least (device indices are dense from 0: device 3 means 4 GPUs). */
   private static int deviceBound(List<ProcessState> ps) {
@@ -38,8 +50,8 @@ record NodeCount(Integer nodes, String from, Boolean single) {
     if (in.nNodes() > 1) {
       return new NodeCount(in.nNodes(), "comm", false);
     }
-    if (in.byHost().size() >= 2) {
-      return new NodeCount(in.byHost().size(), "hostnames", false);
+    if (in.byHost().size() >= 2 || in.testsHosts() >= 2) {
+      return new NodeCount(Math.max(in.byHost().size(), in.testsHosts()), "hostnames", false);
     }
     if (in.localRanks() > 0 && in.nRanks() > in.localRanks()) {
       return new NodeCount((in.nRanks() + in.localRanks() - 1) / in.localRanks(), "ranks", false);
@@ -59,6 +71,14 @@ record NodeCount(Integer nodes, String from, Boolean single) {
     }
     if (in.loopbackOnly()) {
       return new NodeCount(1, "loopback", true);
+    }
+    if (in.testsHosts() == 1 && in.nRanks() > 0 && in.testsRanks() >= in.nRanks()) {
+      return new NodeCount(1, "ranks", true); // nccl-tests listed every rank on one host
+    }
+    if (netChannels(in.all())) {
+      // NCCL connects ranks over the network only across nodes (P2P and SHM serve a node), so a
+      // connection "via NET/" that nothing above contradicts shows two nodes at least
+      return new NodeCount(null, "channels", false);
     }
     if (in.byHost().size() == 1 && in.nRanks() > 0 && in.all().size() == in.byHost().values().iterator().next().size()) {
       Set<Integer> ranks = new HashSet<>();

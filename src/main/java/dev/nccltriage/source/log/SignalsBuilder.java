@@ -18,6 +18,8 @@ final class SignalsBuilder {
   /** Pod names the training operators give by design: PyTorchJob, MPIJob, TFJob, JobSet replicas. */
   private static final Pattern OPERATOR_POD =
       Pattern.compile("-(?:worker|master|launcher|chief|ps|evaluator)-\\d+$");
+  /** docker names a container's host after the first 12 hex digits of its id. */
+  private static final Pattern DOCKER_HOST = Pattern.compile("^[0-9a-f]{12}$");
   /** Multus names the interfaces it adds net1, net2, ... */
   private static final Pattern MULTUS_IFACE = Pattern.compile("^net\\d+$");
   /** IPoIB interfaces exist only on InfiniBand hardware: ib0, ibp12s0, ibs3. */
@@ -53,6 +55,15 @@ final class SignalsBuilder {
       }
     }
     evidence.put("kubernetes", JobEvidence.first(k8s));
+    List<Evidence> box = new ArrayList<>(k8s);
+    boolean container = kubernetes;
+    for (Map.Entry<String, List<ProcessState>> h : byHost.entrySet()) {
+      if (!container && DOCKER_HOST.matcher(h.getKey()).matches() && h.getKey().chars().anyMatch(Character::isLetter)) {
+        container = true;
+        box.addAll(firstOf(h.getValue().get(0).evidence));
+      }
+    }
+    evidence.put("container", JobEvidence.first(box));
 
     boolean rdmaSeen = rdmaTransportSeen || ipoib || procs.stream().anyMatch(p -> p.hcas != null && !p.hcas.isEmpty()
         || !p.perLineHcas.isEmpty() || Boolean.TRUE.equals(Transports.providerRdma(p.ofiProvider)));
@@ -77,8 +88,8 @@ final class SignalsBuilder {
     Set<Version> distinct = new TreeSet<>();
     versions.stream().map(Version::parse).filter(v -> v != null).forEach(distinct::add);
 
-    return new LogSignals(!acc.failures.isEmpty(), procs.stream().anyMatch(p -> p.initSeen), acc.warnings.count(), kubernetes ? Boolean.TRUE : null,
-        rdmaSeen ? Boolean.TRUE : null, !acc.linkLocal.isEmpty(), !acc.loopback.isEmpty(),
+    return new LogSignals(!acc.failures.isEmpty(), procs.stream().anyMatch(p -> p.initSeen), acc.warnings.count(),
+        kubernetes ? Boolean.TRUE : null, container ? Boolean.TRUE : null, rdmaSeen ? Boolean.TRUE : null, !acc.linkLocal.isEmpty(), !acc.loopback.isEmpty(),
         gdrLogged(acc, evidence), providers, framework, distinct.size() > 1);
   }
 
