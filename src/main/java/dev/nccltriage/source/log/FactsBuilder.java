@@ -10,7 +10,6 @@ import dev.nccltriage.facts.Iface;
 import dev.nccltriage.facts.InputStats;
 import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.facts.LogSignals;
-import dev.nccltriage.facts.NetworkKind;
 import dev.nccltriage.facts.NodeFacts;
 import dev.nccltriage.facts.Version;
 import java.util.ArrayList;
@@ -60,8 +59,7 @@ final class FactsBuilder {
     int hostProcs = procs.size() - unattributed.size();
     Integer ranks = nRanks > 0 ? Integer.valueOf(nRanks) : hostProcs == 0 ? null : hostProcs;
     Integer localGpus = localRanks > 0 ? Integer.valueOf(localRanks) : localGpus(byHost);
-    NodeCount count = NodeCount.of(new NodeCount.Input(byHost, procs, nRanks, nNodes, localRanks,
-        acc.invalidRankOf, networkErrors(), loopbackOnly(procs), acc.testsHosts.size(), acc.testsRanks.cardinality()));
+    NodeCount count = NodeCount.of(acc, byHost, procs, nRanks, nNodes, localRanks);
     Integer nodes = count.nodes();
     String nodesFrom = count.from();
     List<String> versionList = versions(acc.versions.keySet());
@@ -71,40 +69,21 @@ final class FactsBuilder {
 
     List<NodeFacts> nodeDetails = new ArrayList<>();
     Map<String, Integer> transportNodes = new LinkedHashMap<>();
-    // node() also gathers the job's transports and channel totals (every process is in one node)
-    Set<String> transports = new LinkedHashSet<>();
-    ChannelSum jobChannels = new ChannelSum();
+    ChannelSum jobChannels = new ChannelSum(); // node() adds every process's channels to it
     for (Map.Entry<String, List<ProcessState>> h : byHost.entrySet()) {
-      nodeDetails.add(node(h.getKey(), h.getValue(), transports, jobChannels));
+      nodeDetails.add(node(h.getKey(), h.getValue(), jobChannels));
     }
     if (!unattributed.isEmpty()) {
-      nodeDetails.add(node(null, unattributed, transports, jobChannels));
+      nodeDetails.add(node(null, unattributed, jobChannels));
     }
     for (NodeFacts n : nodeDetails) {
       if (n.transport() != null) {
         transportNodes.merge(n.transport(), 1, Integer::sum);
       }
     }
-    // "mixed" is RDMA and non-RDMA together, not two names of one kind (IB and IBext_v8)
-    Boolean rdma = null;
-    boolean sawRdma = false;
-    boolean sawOther = false;
-    boolean sawUnknown = false;
-    for (ProcessState p : procs) {
-      String t = transport(p);
-      Boolean r = Transports.rdma(p, t);
-      if (t == null && r == null) {
-        continue; // nothing shows this process's network: an excerpt, not a third kind
-      }
-      sawRdma |= Boolean.TRUE.equals(r);
-      sawOther |= Boolean.FALSE.equals(r);
-      sawUnknown |= r == null;
-    }
-    if (sawRdma || sawOther || sawUnknown) {
-      rdma = sawOther ? Boolean.FALSE : sawUnknown ? null : Boolean.TRUE;
-    }
-    String transport = transports.isEmpty() ? null : sawRdma && sawOther ? "mixed"
-        : transports.size() == 1 ? transports.iterator().next() : preferred(procs, transports);
+    Transports.Network network = transports.of(procs);
+    String transport = network.name();
+    Boolean rdma = network.rdma();
 
     List<Hca> hcas = new ArrayList<>();
     Set<List<Hca>> listsSeen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -192,7 +171,7 @@ final class FactsBuilder {
     evidence.put("dmabuf", acc.dmabuf.items());
     evidence.put("testsPreamble", acc.testsPreamble.items());
 
-    LogSignals signals = SignalsBuilder.build(acc, procs, byHost, sawRdma, versionList, evidence);
+    LogSignals signals = SignalsBuilder.build(acc, procs, byHost, network.sawRdma(), versionList, evidence);
     String gdrShown = channels.total() > 0 || signals.gdrLogged() == null ? channels.gdr() : signals.gdrLogged();
     List<String> versionsShown = versionList.isEmpty() && signals.frameworkVersion() != null
         ? List.of(signals.frameworkVersion()) : versionList;
@@ -215,65 +194,7 @@ final class FactsBuilder {
 
   private Transports transports = new Transports(null);
 
-  /** The network a process used: its channels, its "Using network", else what its lines imply. */
-  String transport(ProcessState p) {
-    return transports.of(p);
-  }
-
-  /** Of several names of one kind, the one NCCL named most (channels or "Using network"), else the first. */
-  private static String preferred(List<ProcessState> procs, Set<String> names) {
-    Map<String, Integer> named = new LinkedHashMap<>();
-    for (ProcessState p : procs) {
-      p.netChannels.keySet().forEach(n -> named.merge(n, 1, Integer::sum));
-      if (p.network != null) {
-        named.merge(p.network, 1, Integer::sum);
-      }
-    }
-    return named.entrySet().stream().filter(e -> names.contains(e.getKey()))
-        .max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(names.iterator().next());
-  }
-
-  /** Errors only the network transport raises: the job's traffic went between nodes. */
-  private boolean networkErrors() {
-    for (LogAccumulator.ErrAcc e : acc.errors.values()) {
-      switch (e.kind) {
-        case COMPLETION, IBV_MODIFY_QP, REMOTE_ERROR, PLUGIN_CQ -> {
-          return true;
-        }
-        case CONNECT -> {
-          if (e.detail != null && e.detail.startsWith("proxy")) {
-            return true;
-          }
-        }
-        default -> { }
-      }
-    }
-    return false;
-  }
-
-  /** Every interface NCCL listed (bootstrap, OOB, sockets) is loopback, and there is one. */
-  private boolean loopbackOnly(List<ProcessState> procs) {
-    if (acc.loopback.isEmpty()) {
-      return false;
-    }
-    for (ProcessState p : procs) {
-      if (p.bootstrap != null && !isLoopback(p.bootstrap) || p.oob != null && !isLoopback(p.oob)) {
-        return false;
-      }
-      if (p.socketIfaces != null && p.socketIfaces.stream().anyMatch(f -> !isLoopback(f))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  static boolean isLoopback(Iface f) {
-    String a = f.address() == null ? "" : f.address();
-    return f.name().equals("lo") || a.startsWith("127.") || a.equals("::1");
-  }
-
-  private NodeFacts node(String host, List<ProcessState> ps, Set<String> jobTransports, ChannelSum jobChannels) {
-    Set<String> ts = new LinkedHashSet<>();
+  private NodeFacts node(String host, List<ProcessState> ps, ChannelSum jobChannels) {
     ChannelSum s = new ChannelSum();
     long devices = 0;
     Integer ports = null;
@@ -283,11 +204,6 @@ final class FactsBuilder {
     TreeSet<Integer> ranks = new TreeSet<>();
     int localRanks = -1;
     for (ProcessState p : ps) {
-      String t = transport(p);
-      if (t != null) {
-        ts.add(t);
-        jobTransports.add(t);
-      }
       s.add(p);
       jobChannels.add(p);
       devices |= p.devices;
@@ -301,7 +217,7 @@ final class FactsBuilder {
         oob = p.oob.name();
       }
       if (boot == null && p.bootstrap != null) {
-        boot = p.bootstrap.name() + " " + family(p.bootstrap);
+        boot = p.bootstrap.name() + " " + p.bootstrap.family();
       }
       if (version == null && p.version != null) {
         version = p.version;
@@ -313,24 +229,10 @@ final class FactsBuilder {
         }
       }
     }
-    String transport = ts.isEmpty() ? null : ts.size() == 1 ? ts.iterator().next() : "mixed";
+    String transport = transports.of(ps).name();
     Integer gpus = localRanks > 0 ? Integer.valueOf(localRanks) : devices == 0 ? null : 64 - Long.numberOfLeadingZeros(devices);
     return new NodeFacts(host, ps.size(), gpus, transport, ports, oob, s.stats(), List.copyOf(ranks), boot,
         version == null ? null : Version.parse(version) == null ? version : Version.parse(version).toString());
-  }
-
-  /** IPv4, IPv6 link-local (fe80::/10), IPv6, or unknown when NCCL printed no address. */
-  private static String family(Iface f) {
-    String a = f.address();
-    if (a == null || a.isEmpty()) {
-      return "unknown";
-    }
-    if (a.indexOf(':') < 0) {
-      return "IPv4";
-    }
-    String l = a.toLowerCase(java.util.Locale.ROOT);
-    return l.startsWith("fe8") || l.startsWith("fe9") || l.startsWith("fea") || l.startsWith("feb")
-        ? "IPv6 link-local" : "IPv6";
   }
 
   /**

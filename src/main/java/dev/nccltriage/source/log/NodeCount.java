@@ -41,6 +41,46 @@ record NodeCount(Integer nodes, String from, Boolean single) {
     return 64 - Long.numberOfLeadingZeros(devices);
   }
 
+  static NodeCount of(LogAccumulator acc, Map<String, List<ProcessState>> byHost, List<ProcessState> procs,
+      int nRanks, int nNodes, int localRanks) {
+    return of(new Input(byHost, procs, nRanks, nNodes, localRanks, acc.invalidRankOf, networkErrors(acc),
+        loopbackOnly(acc, procs), acc.testsHosts.size(), acc.testsRanks.cardinality()));
+  }
+
+  /** Errors only the network transport raises: the job's traffic went between nodes. */
+  private static boolean networkErrors(LogAccumulator acc) {
+    for (LogAccumulator.ErrAcc e : acc.errors.values()) {
+      switch (e.kind) {
+        case COMPLETION, IBV_MODIFY_QP, REMOTE_ERROR, PLUGIN_CQ -> {
+          return true;
+        }
+        case CONNECT -> {
+          if (e.detail != null && e.detail.startsWith("proxy")) {
+            return true;
+          }
+        }
+        default -> { }
+      }
+    }
+    return false;
+  }
+
+  /** Every interface NCCL listed (bootstrap, OOB, sockets) is loopback, and there is one. */
+  private static boolean loopbackOnly(LogAccumulator acc, List<ProcessState> procs) {
+    if (acc.loopback.isEmpty()) {
+      return false;
+    }
+    for (ProcessState p : procs) {
+      if (p.bootstrap != null && !p.bootstrap.isLoopback() || p.oob != null && !p.oob.isLoopback()) {
+        return false;
+      }
+      if (p.socketIfaces != null && p.socketIfaces.stream().anyMatch(f -> !f.isLoopback())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static NodeCount of(Input in) {
     int peerMax = -1;
     for (ProcessState p : in.all()) {

@@ -26,17 +26,6 @@ final class RareMessages {
       Pattern.compile("^\\s*\\(?\\s*(\\d{1,3})[.,]\\s*(\\d{1,3})[.,]\\s*(\\d{1,4})");
   private static final Pattern NIC_DISTANCE = Pattern.compile("^CUDA Dev \\d+\\[\\d+\\], (\\S+) NIC distance");
   private static final Pattern GDR_HCA_NET = Pattern.compile("^NET/(.+?) ?: GPU Direct RDMA (?:Enabled|Disabled) for HCA");
-  private static final Pattern OFI_PROVIDER = Pattern.compile("^NET/OFI Selected [Pp]rovider is ([^\\s,]+)");
-  private static final Pattern GDR_NO_MODULE =
-      Pattern.compile("GPU Direct RDMA Disabled for HCA \\d+ '[^']*' \\(no module\\)");
-  private static final Pattern GDR_NIC =
-      Pattern.compile("^NET/(.+?) ?: GPU Direct RDMA (Enabled|Disabled) for HCA \\d+ '[^']*'$");
-  private static final Pattern GDR_HCA_KEY = Pattern.compile("for HCA \\d+ '([^']*)");
-  private static final Pattern GDR_PAIR_KEY = Pattern.compile("RDMA (?:Enabled|Disabled) for (.*?)[(,] ?distance");
-  private static final Pattern GDR_DISTANCE =
-      Pattern.compile("GPU Direct RDMA (Enabled|Disabled) for .*?[(,] ?distance (\\d+) (<=|>=|>|<) (\\d+)");
-  private static final Pattern GDR_PLUGIN =
-      Pattern.compile("GPU Direct RDMA \\((?:nvidia-peermem|DMABUF)\\) enabled for HCA");
   private static final Pattern ENV =
       Pattern.compile("^(NCCL_[A-Z0-9_]+) set (?:by environment )?to (.*?)$");
   private static final String PLUGIN_ENV_TEXT = "Plugin name set by env to ";
@@ -47,11 +36,15 @@ final class RareMessages {
   private final EvidenceSlot slot;
   private final ErrorMessages errors;
   private final NetTexts texts = new NetTexts();
+  private final GdrMessages gdrLines;
+  private final OfiMessages ofiLines;
 
   RareMessages(LogAccumulator acc, EvidenceSlot slot) {
     this.acc = acc;
     this.slot = slot;
     this.errors = new ErrorMessages(acc, slot);
+    this.gdrLines = new GdrMessages(acc, slot);
+    this.ofiLines = new OfiMessages(acc, slot, errors);
   }
 
   void version(String text) {
@@ -168,7 +161,7 @@ final class RareMessages {
       return errors.parse(p, msg);
     }
     if (msg.contains("GPU Direct RDMA")) {
-      return gdr(owner.p(proc), msg);
+      return gdrLines.parse(owner.p(proc), msg);
     }
     if (c == 'C' && msg.startsWith("CUDA Dev ")) {
       Matcher m = NIC_DISTANCE.matcher(msg);
@@ -199,7 +192,7 @@ final class RareMessages {
       p.ibLogged = true;
     }
     if (msg.startsWith("NET/OFI")) {
-      return ofi(p, msg);
+      return ofiLines.parse(p, msg);
     }
     if (msg.startsWith("NET/Plugin")) {
       // printed by every process: only a few shapes matter here
@@ -283,7 +276,7 @@ final class RareMessages {
       if (n.find() && p.gdrHcaNet == null) {
         p.gdrHcaNet = n.group(1).strip();
       }
-      return gdr(p, msg);
+      return gdrLines.parse(p, msg);
     }
     if (msg.startsWith("NET/Socket") && msg.contains("interfaces found")) {
       return true;
@@ -292,72 +285,17 @@ final class RareMessages {
   }
 
 
-  /** aws-ofi-nccl's own lines: the provider it picked, GDR it turned off, its failures. */
-  private boolean ofi(ProcessState p, String msg) {
-    p.ofiSeen = true;
-    Matcher m = OFI_PROVIDER.matcher(msg);
-    if (m.find()) {
-      if (p.ofiProvider == null) {
-        p.ofiProvider = m.group(1);
-      }
-      slot.record(acc.ofiProvider.computeIfAbsent(m.group(1), k -> new dev.nccltriage.evidence.EvidenceList()));
-      return true;
-    }
-    if (msg.contains("disabling GDR") || msg.contains("GDR disabled")) {
-      slot.record(acc.gdr(false, "plugin", null, null).evidence);
-      return true;
-    }
-    return errors.ofi(p, msg);
-  }
-
   /** An interface NCCL listed: an IPv6 link-local or a loopback address is kept as evidence. */
   private void seeAddress(Iface f) {
     if (f == null) {
       return;
     }
-    String a = f.address() == null ? "" : f.address().toLowerCase(java.util.Locale.ROOT);
-    if (a.startsWith("fe8") || a.startsWith("fe9") || a.startsWith("fea") || a.startsWith("feb")) {
+    if (f.isLinkLocal()) {
       slot.record(acc.linkLocal);
     }
-    if (f.name().equals("lo") || a.startsWith("127.") || a.equals("::1")) {
+    if (f.isLoopback()) {
       slot.record(acc.loopback);
     }
-  }
-
-  /** A GPUDirect RDMA decision; per-HCA and per-pair keys are per host (nodes decide apart). */
-  private boolean gdr(ProcessState p, String msg) {
-    String host = p.host == null ? "" : p.host + "/";
-    Matcher hca = GDR_HCA_KEY.matcher(msg);
-    String key = hca.find() ? host + hca.group(1) : null;
-    if (GDR_NO_MODULE.matcher(msg).find()) {
-      slot.record(acc.gdr(false, "no-module", null, null).evidence);
-      acc.seeGdr(acc.gdrHcas, key, false);
-      return true;
-    }
-    Matcher m = GDR_DISTANCE.matcher(msg);
-    if (m.find()) {
-      boolean enabled = m.group(1).equals("Enabled");
-      slot.record(acc.gdr(enabled, enabled ? "enabled" : "distance",
-          Bytes.intOrNull(m.group(2)), Bytes.intOrNull(m.group(4))).evidence);
-      Matcher pair = GDR_PAIR_KEY.matcher(msg);
-      acc.seeGdr(acc.gdrPairs, host + (pair.find() ? pair.group(1) : msg), enabled);
-      return true;
-    }
-    if ((m = GDR_NIC.matcher(msg)).find()) {
-      if (Boolean.FALSE.equals(dev.nccltriage.facts.NetworkKind.rdma(m.group(1).strip()))) {
-        return true; // "NET/Socket : ... for HCA 0 'eth0'": the socket transport's, nothing about RDMA
-      }
-      boolean enabled = m.group(2).equals("Enabled");
-      slot.record(acc.gdr(enabled, enabled ? "enabled" : "nic", null, null).evidence);
-      acc.seeGdr(acc.gdrHcas, key, enabled);
-      return true;
-    }
-    if (GDR_PLUGIN.matcher(msg).find()) {
-      slot.record(acc.gdr(true, "enabled", null, null).evidence);
-      acc.seeGdr(acc.gdrHcas, key, true);
-      return true;
-    }
-    return false;
   }
 
   private void env(String name, String value) {

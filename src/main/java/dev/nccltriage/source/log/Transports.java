@@ -2,7 +2,11 @@ package dev.nccltriage.source.log;
 
 import dev.nccltriage.facts.NetworkKind;
 import dev.nccltriage.facts.Version;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The network one process used. What its channels used, else its "Using network" line; else, as
@@ -20,6 +24,51 @@ final class Transports {
   /** {@code lowest}: the job's lowest NCCL version, null when not logged. */
   Transports(Version lowest) {
     this.lowest = lowest;
+  }
+
+  /** The network of some processes; {@code sawRdma}: one of them used an RDMA one. */
+  record Network(String name, Boolean rdma, boolean sawRdma) {}
+
+  /**
+   * One name when they agree; "mixed" for RDMA and non-RDMA together (not for two names of one
+   * kind, IB and IBext_v8: then the name NCCL printed most); RDMA only if every process that shows
+   * its network used an RDMA one.
+   */
+  Network of(List<ProcessState> procs) {
+    Set<String> names = new LinkedHashSet<>();
+    boolean sawRdma = false;
+    boolean sawOther = false;
+    boolean sawUnknown = false;
+    for (ProcessState p : procs) {
+      String t = of(p);
+      Boolean r = rdma(p, t);
+      if (t != null) {
+        names.add(t);
+      }
+      if (t == null && r == null) {
+        continue; // nothing shows this process's network: an excerpt, not a third kind
+      }
+      sawRdma |= Boolean.TRUE.equals(r);
+      sawOther |= Boolean.FALSE.equals(r);
+      sawUnknown |= r == null;
+    }
+    Boolean rdma = sawOther ? Boolean.FALSE : sawUnknown ? null : sawRdma ? Boolean.TRUE : null;
+    String name = names.isEmpty() ? null : sawRdma && sawOther ? "mixed"
+        : names.size() == 1 ? names.iterator().next() : mostNamed(procs, names);
+    return new Network(name, rdma, sawRdma);
+  }
+
+  /** Of several names of one kind, the one NCCL printed most (channels or "Using network"), else the first. */
+  private static String mostNamed(List<ProcessState> procs, Set<String> names) {
+    Map<String, Integer> named = new LinkedHashMap<>();
+    for (ProcessState p : procs) {
+      p.netChannels.keySet().forEach(n -> named.merge(n, 1, Integer::sum));
+      if (p.network != null) {
+        named.merge(p.network, 1, Integer::sum);
+      }
+    }
+    return named.entrySet().stream().filter(e -> names.contains(e.getKey()))
+        .max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(names.iterator().next());
   }
 
   String of(ProcessState p) {
