@@ -12,8 +12,12 @@ public record Version(int major, int minor, int patch) implements Comparable<Ver
     if (m == null || !m.find()) {
       return null;
     }
-    return new Version(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-        m.group(3) == null ? 0 : Integer.parseInt(m.group(3)));
+    try {
+      return new Version(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+          m.group(3) == null ? 0 : Integer.parseInt(m.group(3)));
+    } catch (NumberFormatException outOfRange) {
+      return null; // "2.99999999999.0": not a version anyone runs; unknown, not an error
+    }
   }
 
   @Override

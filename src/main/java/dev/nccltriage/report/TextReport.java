@@ -157,9 +157,7 @@ public final class TextReport {
     section(out, "What the log shows");
     List<String> parts = new ArrayList<>();
     parts.add("NCCL " + (l.ncclVersions().isEmpty() ? "version not logged" : String.join(", ", l.ncclVersions())));
-    parts.add((l.ranks() == null ? "? ranks" : l.ranks() + " ranks") + " on "
-        + (l.nodes() == null ? "an unknown number of nodes" : l.nodes() + " node(s)")
-        + (l.nodesFrom() == null ? "" : l.nodesFrom().equals("comm") ? " (NCCL's count)" : " (distinct hosts)"));
+    parts.add((l.ranks() == null ? "? ranks" : l.ranks() + " ranks") + " on " + nodes(l));
     parts.add("network " + (l.transport() == null ? "unknown" : l.transport())
         + (l.rdma() == null ? "" : l.rdma() ? " (RDMA)" : " (not RDMA)"));
     long ch = l.netChannels().total();
@@ -192,6 +190,22 @@ public final class TextReport {
       l.env().forEach((k, val) -> e.add(k + "=" + val));
       para(out, "  ", "env: " + String.join(" ", e), 4);
     }
+  }
+
+  /** "2 node(s) (NCCL's count)", "several nodes (ranks beyond one node's)", "an unknown number of nodes". */
+  static String nodes(LogSection l) {
+    String count = l.nodes() != null ? l.nodes() + " node(s)"
+        : Boolean.FALSE.equals(l.singleNode()) ? "several nodes" : "an unknown number of nodes";
+    String from = l.nodesFrom() == null ? "" : switch (l.nodesFrom()) {
+      case "comm" -> " (NCCL's count)";
+      case "hostnames" -> " (distinct hosts)";
+      case "ranks" -> " (from the ranks)";
+      case "loopback" -> " (loopback interfaces only)";
+      case "errors" -> " (network errors)";
+      case "channels" -> " (network connections)";
+      default -> "";
+    };
+    return count + from;
   }
 
   private void section(PrintStream out, String title) {

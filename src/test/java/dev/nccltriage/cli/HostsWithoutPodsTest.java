@@ -108,4 +108,35 @@ class HostsWithoutPodsTest {
     assertThat(v.get("candidates").get(0).get("rule").asText()).isEqualTo("L-err-cuda-unsupported");
     assertThat(v.get("fix").asText()).contains("NCCL_NVLS_ENABLE=0");
   }
+
+  @Test
+  void gpuDirectTcpxIsTheDesignedTransportNotTheFallback() {
+    StringBuilder b = new StringBuilder();
+    for (String h : new String[] {"a3-vm-1", "a3-vm-2"}) {
+      b.append(h).append(":40:40 [0] NCCL INFO Using network GPUDirectTCPX_v7\n");
+    }
+    b.append("a3-vm-1:40:50 [0] NCCL INFO Channel 00/0 : 8[0] -> 0[0] [receive] via NET/GPUDirectTCPX_v7/0/GDRDMA\n");
+    JsonNode v = report(b.toString()).get("verdict");
+    assertThat(v.get("path").get(0).get("answer").asText()).isEqualTo("yes");
+    assertThat(v.get("status").asText()).isEqualTo("healthy");
+  }
+
+  @Test
+  void oneNodeWhoseRanksTalkOverTheNetworkIsItsEnvironment() {
+    StringBuilder b = new StringBuilder();
+    for (int g = 0; g < 2; g++) {
+      String p = "ws-1:" + (300 + g) + ":" + (300 + g) + " [" + g + "] NCCL INFO ";
+      b.append(p).append("NCCL_P2P_DISABLE set by environment to 1\n");
+      b.append(p).append("NCCL_SHM_DISABLE set by environment to 1.\n");
+      b.append(p).append("NET/Socket : Using [0]eth0:172.17.0.2<0>\n");
+      b.append(p).append("Using network Socket\n");
+      b.append(p).append("comm 0x5 rank ").append(g).append(" nranks 2 cudaDev ").append(g).append(" busId 1000 - Init START\n");
+    }
+    b.append("ws-1:300:309 [0] NCCL INFO Channel 00/0 : 0[1000] -> 1[2000] [send] via NET/Socket/0\n");
+    JsonNode r = report(b.toString());
+    assertThat(r.get("log").get("singleNode").asBoolean()).isTrue();
+    JsonNode v = r.get("verdict");
+    assertThat(v.get("layer").asText()).isEqualTo("nccl-env");
+    assertThat(v.get("candidates").get(0).get("rule").asText()).isEqualTo("C1-local-transports-disabled");
+  }
 }

@@ -146,6 +146,12 @@ final class Bytes {
     return i == pos ? -1 : v;
   }
 
+  /** The digits at pos as an int; -1 when there are none or the number does not fit an int. */
+  static int parseInt(byte[] a, int pos, int to) {
+    long v = parseLong(a, pos, to);
+    return v > Integer.MAX_VALUE ? -1 : (int) v;
+  }
+
   /** A decimal that fits an int, else null (an out-of-range number is an unknown value, not an error). */
   static Integer intOrNull(String digits) {
     if (digits == null || digits.isEmpty() || digits.length() > 10) {

@@ -173,11 +173,11 @@ final class ChannelParser {
     if (receive) {
       c.receive++;
       c.receiveGdr += gdr ? 1 : 0;
-      p.seeRank((int) to);
+      p.seeRank(to);
     } else {
       c.send++;
       c.sendGdr += gdr ? 1 : 0;
-      p.seeRank((int) from);
+      p.seeRank(from);
     }
     long dev = Bytes.parseLong(b, nameEnd + 1, bound);
     if (dev >= 0 && dev < 64) {
@@ -308,13 +308,13 @@ final class ChannelParser {
       if (arrow >= 0) {
         long r = Bytes.parseLong(b, arrow + ARROW.length, via);
         if (r >= 0) {
-          p.seeRank((int) r);
+          p.seeRank(r);
         }
       }
     } else {
       long r = Bytes.parseLong(b, colon + 3, via);
       if (r >= 0) {
-        p.seeRank((int) r);
+        p.seeRank(r);
       }
     }
   }

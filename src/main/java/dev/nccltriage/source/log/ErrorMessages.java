@@ -46,7 +46,14 @@ final class ErrorMessages {
   private static final Pattern RECOVERABLE =
       Pattern.compile("^(?:Failed to open libibverbs|Count not open|dlvsym failed|Call to ibv_open_device failed"
           + "|Call to ibv_get_device_list failed|NET/IB ?: ?Unable to (?:open|query)|NET/IB ?: ?No IP interface found"
-          + "|NET/Plugin|Could not find|No plugin found)");
+          + "|NET/Plugin|Could not find|No plugin found"
+          // a net plugin that cannot start is skipped for the next network (spec §2)
+          + "|NET/OFI (?:OFI )?(?:fi_getinfo\\(\\) call failed|aws-ofi-nccl initialization failed|Initializing plugin failed))"
+          // IB async events that follow routine subnet changes: the job goes on (2.28.7+ says so)
+          + "|(?:[Aa]sync event|non-fatal async event).*(?:GID table change|client reregistration|LID change|SM change"
+          + "|P_?Key change|port active|PORT_ACTIVE|GID_CHANGE|CLIENT_REREGISTER|LID_CHANGE|SM_CHANGE|PKEY_CHANGE"
+          + "|communication established|COMM_EST|last WQE reached|SRQ limit reached|path migrated)"
+          + "|non-fatal async event");
   private static final Pattern OFI_INIT = Pattern.compile("(?:initialization failed|Initializing plugin failed|Failed to initialize)");
   private static final Pattern OFI_REG =
       Pattern.compile("(?:Unable to register memory|[Rr]egistration failed|fi_mr_reg).*?(?:Error: ?|: )([A-Za-z][^.(]*?)\\s*(?:\\(|\\.|$)");

@@ -44,7 +44,11 @@ final class GdrMessages {
       slot.record(acc.gdr(enabled, enabled ? "enabled" : "distance",
           Bytes.intOrNull(m.group(2)), Bytes.intOrNull(m.group(4))).evidence);
       Matcher pair = GDR_PAIR_KEY.matcher(msg);
-      acc.seeGdr(acc.gdrPairs, host + (pair.find() ? pair.group(1) : msg), enabled);
+      String text = pair.find() ? pair.group(1).strip() : msg;
+      // "GPU 7000 / HCA 0", 2.29 "GPU/0-7000 (rank 0) - NET/0-1": the GPU before the separator
+      int cut = text.indexOf(" / ");
+      cut = cut >= 0 ? cut : text.indexOf(" - ");
+      acc.seeGdr(acc.gdrPairs, host + (cut >= 0 ? text.substring(0, cut) : text) + "|" + text, enabled);
       return true;
     }
     if ((m = GDR_NIC.matcher(msg)).find()) {

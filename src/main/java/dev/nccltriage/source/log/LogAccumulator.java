@@ -36,6 +36,7 @@ final class LogAccumulator {
   final Set<String> testsHosts = new LinkedHashSet<>();
   final java.util.BitSet testsRanks = new java.util.BitSet();
   final EvidenceList testsPreamble = new EvidenceList();
+  boolean testsHostsCapped; // more hosts than kept: the count is a lower bound
   /** "Invalid rank requested r/n": the highest n. */
   int invalidRankOf = -1;
   long lines;
@@ -136,6 +137,8 @@ final class LogAccumulator {
     o.testsHosts.stream().filter(h -> testsHosts.size() < TestsPreamble.MAX_HOSTS).forEach(testsHosts::add);
     testsRanks.or(o.testsRanks);
     testsPreamble.addAll(o.testsPreamble, off);
+    testsHostsCapped |= o.testsHostsCapped || testsHosts.size() >= TestsPreamble.MAX_HOSTS
+        && o.testsHosts.stream().anyMatch(h -> !testsHosts.contains(h));
     o.gdrHcas.forEach((k, v) -> seeGdr(gdrHcas, k, v));
     o.gdrPairs.forEach((k, v) -> seeGdr(gdrPairs, k, v));
     o.ofiProvider.forEach((k, v) -> ofiProvider.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));

@@ -141,7 +141,8 @@ final class LogParser implements LineSink {
     int at = indexOf(b, s, e, NCCL);
     while (at >= 0) {
       int lv = at + 5;
-      if (startsWith(b, lv, e, INFO) || startsWith(b, lv, e, WARN)) {
+      if ((startsWith(b, lv, e, INFO) || startsWith(b, lv, e, WARN)) && (lv + 4 == e || b[lv + 4] == ' ')) {
+        // a level token, not "NCCL WARN" quoted in a grep or an alert rule
         int msg = Math.min(e, lv + 5);
         return record(b, s, at, msg, e, glued, null);
       }

@@ -77,7 +77,7 @@ final class MessageParser {
           int g = indexOf(b, m, e, GDR_FLAG);
           if (g >= 0) {
             ProcessState q = p(p);
-            int flag = (int) Bytes.parseLong(b, g + 5, e);
+            int flag = Bytes.parseInt(b, g + 5, e);
             q.ringsGdr = q.ringsGdr < 0 ? flag : Math.min(q.ringsGdr, flag);
             slot.record(q.ringsGdrEvidence);
           }
@@ -113,7 +113,7 @@ final class MessageParser {
           ProcessState q = p(p);
           long rank = Bytes.parseLong(b, m + OLD_RANK.length, e);
           if (rank >= 0) {
-            q.seeRank((int) rank);
+            q.seeRank(rank);
           }
           return comm(q, b, m, e);
         }
@@ -167,7 +167,7 @@ final class MessageParser {
       at = r + 1 + RANK.length;
       long rank = Bytes.parseLong(b, at, e);
       if (rank >= 0) {
-        p.seeRank((int) rank);
+        p.seeRank(rank);
       }
     }
     int n = Bytes.indexOfSpaced(b, at, e, NRANKS_UPPER);
@@ -176,14 +176,14 @@ final class MessageParser {
     }
     if (n >= 0) {
       at = n + 1 + NRANKS.length;
-      p.nRanks = (int) Math.max(p.nRanks, Bytes.parseLong(b, at, e));
+      p.nRanks = Math.max(p.nRanks, Bytes.parseInt(b, at, e));
       int nn = Bytes.indexOfSpaced(b, at, Math.min(e, at + 24), NNODES);
       if (nn >= 0) {
         at = nn + 1 + NNODES.length;
-        p.nNodes = (int) Math.max(p.nNodes, Bytes.parseLong(b, at, e));
+        p.nNodes = Math.max(p.nNodes, Bytes.parseInt(b, at, e));
         int lr = Bytes.indexOfSpaced(b, at, Math.min(e, at + 24), LOCAL_RANKS);
         if (lr >= 0) {
-          p.localRanks = (int) Math.max(p.localRanks, Bytes.parseLong(b, lr + 1 + LOCAL_RANKS.length, e));
+          p.localRanks = Math.max(p.localRanks, Bytes.parseInt(b, lr + 1 + LOCAL_RANKS.length, e));
         }
       }
     }

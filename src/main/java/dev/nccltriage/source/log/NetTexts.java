@@ -71,25 +71,37 @@ final class NetTexts {
       List<Hca> ports = new ArrayList<>();
       Matcher e = HCA_ENTRY.matcher(merged.group(2));
       while (e.find()) {
-        ports.add(entry(e));
+        Hca h = entry(e);
+        if (h != null) {
+          ports.add(h);
+        }
       }
       String name = ports.isEmpty() ? "merged" : ports.get(0).name();
-      out.add(new Hca(Integer.parseInt(merged.group(1)), name, ports.isEmpty() ? 0 : ports.get(0).port(),
-          ports.isEmpty() ? null : ports.get(0).linkLayer(), ports));
+      Integer index = Bytes.intOrNull(merged.group(1));
+      if (index != null) { // an index out of range is a garbled entry, not an HCA
+        out.add(new Hca(index, name, ports.isEmpty() ? 0 : ports.get(0).port(),
+            ports.isEmpty() ? null : ports.get(0).linkLayer(), ports));
+      }
       rest.append(list, last, merged.start());
       last = merged.end();
     }
     rest.append(list.substring(last));
     Matcher e = HCA_ENTRY.matcher(rest);
     while (e.find()) {
-      out.add(entry(e));
+      Hca h = entry(e);
+      if (h != null) {
+        out.add(h);
+      }
     }
     out.sort(java.util.Comparator.comparingInt(Hca::index));
     return List.copyOf(out);
   }
 
+  /** One "[i]dev:port/LL" entry; null when the index or port does not fit an int (a garbled line). */
   private static Hca entry(Matcher e) {
-    return new Hca(Integer.parseInt(e.group(1)), e.group(2), Integer.parseInt(e.group(3)), e.group(4), null);
+    Integer index = Bytes.intOrNull(e.group(1));
+    Integer port = Bytes.intOrNull(e.group(3));
+    return index == null || port == null ? null : new Hca(index, e.group(2), port, e.group(4), null);
   }
 
   /** {@link #iface}, remembered by text; null when the text names no interface. */

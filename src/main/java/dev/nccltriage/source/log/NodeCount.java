@@ -21,7 +21,7 @@ record NodeCount(Integer nodes, String from, Boolean single) {
   /** {@code testsHosts}/{@code testsRanks}: hosts and ranks nccl-tests' device list names. */
   record Input(Map<String, List<ProcessState>> byHost, List<ProcessState> all, int nRanks, int nNodes,
       int localRanks, int invalidRankOf, boolean networkErrors, boolean loopbackOnly, int testsHosts,
-      int testsRanks) {}
+      int testsRanks, boolean testsHostsCapped) {}
 
   private static boolean netChannels(List<ProcessState> all) {
     for (ProcessState p : all) {
@@ -44,7 +44,7 @@ record NodeCount(Integer nodes, String from, Boolean single) {
   static NodeCount of(LogAccumulator acc, Map<String, List<ProcessState>> byHost, List<ProcessState> procs,
       int nRanks, int nNodes, int localRanks) {
     return of(new Input(byHost, procs, nRanks, nNodes, localRanks, acc.invalidRankOf, networkErrors(acc),
-        loopbackOnly(acc, procs), acc.testsHosts.size(), acc.testsRanks.cardinality()));
+        loopbackOnly(acc, procs), acc.testsHosts.size(), acc.testsRanks.cardinality(), acc.testsHostsCapped));
   }
 
   /** Errors only the network transport raises: the job's traffic went between nodes. */
@@ -91,7 +91,9 @@ record NodeCount(Integer nodes, String from, Boolean single) {
       return new NodeCount(in.nNodes(), "comm", false);
     }
     if (in.byHost().size() >= 2 || in.testsHosts() >= 2) {
-      return new NodeCount(Math.max(in.byHost().size(), in.testsHosts()), "hostnames", false);
+      // more hosts than the list keeps: several, but not a count to report
+      return new NodeCount(in.testsHostsCapped() ? null : Math.max(in.byHost().size(), in.testsHosts()),
+          "hostnames", false);
     }
     if (in.localRanks() > 0 && in.nRanks() > in.localRanks()) {
       return new NodeCount((in.nRanks() + in.localRanks() - 1) / in.localRanks(), "ranks", false);
@@ -115,22 +117,25 @@ record NodeCount(Integer nodes, String from, Boolean single) {
     if (in.testsHosts() == 1 && in.nRanks() > 0 && in.testsRanks() >= in.nRanks()) {
       return new NodeCount(1, "ranks", true); // nccl-tests listed every rank on one host
     }
-    if (netChannels(in.all())) {
-      // NCCL connects ranks over the network only across nodes (P2P and SHM serve a node), so a
-      // connection "via NET/" that nothing above contradicts shows two nodes at least
-      return new NodeCount(null, "channels", false);
-    }
-    if (in.byHost().size() == 1 && in.nRanks() > 0 && in.all().size() == in.byHost().values().iterator().next().size()) {
+    if (in.byHost().size() == 1 && in.nRanks() > 0) {
+      List<ProcessState> host = in.byHost().values().iterator().next();
       Set<Integer> ranks = new HashSet<>();
-      for (ProcessState p : in.byHost().values().iterator().next()) {
+      for (ProcessState p : host) {
         if (p.rankMax >= 0) {
           ranks.add(p.rankMax);
         }
       }
-      // one host holding every rank, or a logged world size that fits the GPUs it shows
-      if (ranks.size() >= in.nRanks() || deviceBound(in.byHost().values().iterator().next()) >= in.nRanks()) {
+      // one host holding every rank; or, when no line lost its host prefix (it could be another
+      // node's), a logged world size that fits the GPUs the host shows
+      boolean hostless = in.all().size() > host.size();
+      if (ranks.size() >= in.nRanks() || !hostless && deviceBound(host) >= in.nRanks()) {
         return new NodeCount(1, "ranks", true);
       }
+    }
+    if (netChannels(in.all())) {
+      // NCCL connects ranks over the network only across nodes (P2P and SHM serve a node), so a
+      // connection "via NET/" that nothing above contradicts shows two nodes at least
+      return new NodeCount(null, "channels", false);
     }
     return UNKNOWN;
   }

@@ -47,7 +47,7 @@ final class Prefix {
         q--;
       }
       if (q >= s && b[q] == '[' && q < p - 2) {
-        device = b[q + 1] == '-' ? -1 : (int) Bytes.parseLong(b, q + 1, p - 1);
+        device = b[q + 1] == '-' ? -1 : Bytes.parseInt(b, q + 1, p - 1);
         start = q;
         p = trim(b, s, q);
       }

@@ -94,9 +94,13 @@ final class ProcessState {
     return c;
   }
 
-  void seeRank(int rank) {
-    rankMin = Math.min(rankMin, rank);
-    rankMax = Math.max(rankMax, rank);
+  /** A rank id; one that does not fit an int (a garbled line) is not a rank. */
+  void seeRank(long rank) {
+    if (rank < 0 || rank > Integer.MAX_VALUE) {
+      return;
+    }
+    rankMin = Math.min(rankMin, (int) rank);
+    rankMax = Math.max(rankMax, (int) rank);
   }
 
   /** Adds another part's counts and values; evidence is merged per host by the caller. */

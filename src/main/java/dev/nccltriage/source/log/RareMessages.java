@@ -69,6 +69,7 @@ final class RareMessages {
   void frameworkVersion(String text) {
     Matcher m = FRAMEWORK_VERSION.matcher(text);
     if (m.find()) {
+      // at most 3-4 digits a part (the pattern's bounds): never out of range
       String v = Integer.parseInt(m.group(1)) + "." + Integer.parseInt(m.group(2)) + "." + Integer.parseInt(m.group(3));
       slot.record(acc.frameworkVersions.computeIfAbsent(v, k -> new dev.nccltriage.evidence.EvidenceList()));
     }

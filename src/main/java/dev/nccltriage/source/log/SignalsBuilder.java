@@ -95,7 +95,7 @@ final class SignalsBuilder {
 
   /** none or some from NCCL's GDR decisions: distance lines first (they are per GPU/NIC pair), then NIC lines. */
   private static String gdrLogged(LogAccumulator acc, Map<String, List<Evidence>> evidence) {
-    String r = share(acc.gdrPairs);
+    String r = perGpu(acc.gdrPairs);
     if (r == null) {
       r = share(acc.gdrHcas);
     }
@@ -107,6 +107,20 @@ final class SignalsBuilder {
     acc.gdr.values().stream().filter(g -> !g.enabled).forEach(g -> ev.addAll(g.evidence.items()));
     evidence.put("gdrLogged", JobEvidence.first(ev));
     return r;
+  }
+
+  /**
+   * NCCL decides GDR for every GPU/NIC pair it considers, far NICs a rail-aligned ring never uses
+   * included: a GPU lacks GPUDirect RDMA only when every pair of it is disabled ("host/GPU|pair").
+   */
+  private static String perGpu(Map<String, Boolean> pairs) {
+    if (pairs.isEmpty()) {
+      return null;
+    }
+    Map<String, Boolean> gpus = new java.util.LinkedHashMap<>();
+    pairs.forEach((key, enabled) -> gpus.merge(key.substring(0, Math.max(0, key.indexOf('|'))), enabled,
+        Boolean::logicalOr));
+    return share(gpus);
   }
 
   private static String share(Map<String, Boolean> decisions) {

@@ -55,9 +55,14 @@ final class TestsPreamble {
     while (he < device && b[he] != '.' && b[he] != ' ') {
       he++;
     }
+    if (he == h) {
+      return false;
+    }
     String host = Bytes.text(b, h, he);
     if (acc.testsHosts.size() < MAX_HOSTS) {
       acc.testsHosts.add(host);
+    } else if (!acc.testsHosts.contains(host)) {
+      acc.testsHostsCapped = true;
     }
     if (rank < MAX_RANKS) {
       acc.testsRanks.set((int) rank);
