@@ -217,15 +217,7 @@ final class ChannelParser {
   private boolean slowParse(ProcessState p, byte[] b, int m, int e) {
     int via = indexOf(b, m, e, VIA);
     if (via < 0) {
-      // the ring listing "Channel 00/02 :  0  1 ..." or a GRAPH "Ring 00 : 7 -> 0 -> 1": no
-      // connection, but its rank ids show how far the communicator reaches
-      int colon = indexOf(b, m, e, SPACED_COLON);
-      for (int i = colon < 0 ? e : colon + 2; i < e; i++) {
-        if (Bytes.isDigit(b[i]) && b[i - 1] == ' ') {
-          p.seePeerRank(Bytes.parseLong(b, i, e));
-        }
-      }
-      return true;
+      return true; // ring listing or a GRAPH "Ring" line: known family, nothing to collect
     }
     seePeers(p, b, m, via);
     int body = via + VIA.length;

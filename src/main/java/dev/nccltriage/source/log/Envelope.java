@@ -51,10 +51,20 @@ final class Envelope {
     }
   }
 
-  /** A crash or a failed collective printed by the program around NCCL (one pass, rare bytes first). */
+  /**
+   * A crash or a failed collective printed by the program around NCCL. One pass over the line,
+   * comparing only where two bytes start a marker ("SI", "Se", "co", "Wa", "Fa", "nc").
+   */
   static boolean isCrash(byte[] b, int s, int e) {
-    for (int i = s; i < e; i++) {
-      switch (b[i]) {
+    for (int i = s; i < e - 1; i++) {
+      byte x = b[i];
+      byte y = b[i + 1];
+      boolean candidate = x == 'S' ? y == 'I' || y == 'e' : x == 'c' ? y == 'o' : x == 'W' || x == 'F' ? y == 'a'
+          : x == 'n' && y == 'c';
+      if (!candidate) {
+        continue;
+      }
+      switch (x) {
         case 'S' -> {
           for (byte[] c : CRASH_S) {
             if (startsWith(b, i, e, c)) {
