@@ -166,9 +166,21 @@ final class ErrorMessages {
     return msg.startsWith("NET/Plugin") || msg.startsWith("NET/IB") || msg.startsWith("NET/Socket");
   }
 
-  /** Whether a WARN message is one of the init-time probes NCCL recovers from (the job goes on). */
+  private final java.util.Map<String, Boolean> recoverableSeen = new java.util.HashMap<>();
+
+  /**
+   * Whether a WARN message is one NCCL goes on after (an init probe, a routine async event). Every
+   * rank of a failing job prints the same WARN: remembered by text (bounded).
+   */
   boolean isRecoverable(String msg) {
-    return RECOVERABLE.matcher(msg).find();
+    Boolean known = recoverableSeen.get(msg);
+    if (known == null) {
+      known = RECOVERABLE.matcher(msg).find();
+      if (recoverableSeen.size() < 4096) {
+        recoverableSeen.put(msg, known);
+      }
+    }
+    return known;
   }
 
   /** aws-ofi-nccl's failures (its own "NET/OFI ..." lines); any other NET/OFI line is known and ignored. */
