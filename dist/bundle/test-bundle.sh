@@ -289,10 +289,11 @@ fi
 if command -v script > /dev/null 2>&1; then
   [[ $MODE == fallback ]] && ln -sf "$(command -v script)" "$TMP/tools/script"
   RC=0
-  printf 'no\nyes\nunlimited\nyes\n' |
+  # /dev/infiniband not empty, Using network Socket, more than one node, memlock, IPC_LOCK
+  printf 'no\nyes\nyes\nunlimited\nyes\n' |
     iso TERM=xterm script -qec "$NT guide" /dev/null > "$TMP/out/guide.out" 2>&1 || RC=$?
   if [[ $RC -eq 1 ]] && tr -d '\r' < "$TMP/out/guide.out" | grep -aq 'PROBLEM  layer: device-plugin'; then
-    ok "guide in a pty: four answers, exit 1, layer device-plugin"
+    ok "guide in a pty: five answers, exit 1, layer device-plugin"
   else
     bad "guide in a pty: expected exit 1 and layer device-plugin, got exit $RC"
     echo "  output: $(tr -d '\r' < "$TMP/out/guide.out" | tail -c 600 | tr '\n' ' ')" >&2
