@@ -3,6 +3,7 @@ package dev.nccltriage.source;
 import static dev.nccltriage.source.Logs.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import dev.nccltriage.evidence.Evidence;
 import dev.nccltriage.facts.ErrorSignature;
@@ -13,6 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -147,58 +149,30 @@ class FailureSignalsTest {
   // ------------------------------------------------------------------------------------------
   @Nested
   class FailingWarnings {
-    @Test
-    void connectionRefusedIsAFailure() {
-      String line = HOST + "include/socket.h:390 NCCL WARN Connect to 10.9.8.7<21724> failed : Connection refused";
-      LogFacts f = withInit(line);
+    /** A WARN after which the job does not go on, the error kind it is and the detail kept. */
+    static Stream<Arguments> failingWarnings() {
+      return Stream.of(
+          arguments("include/socket.h:390 NCCL WARN Connect to 10.9.8.7<21724> failed : Connection refused",
+              "connect_failed", "Connection refused"),
+          arguments("proxy.cc:1234 NCCL WARN Proxy Call to rank 0 failed (Connect)", "connect_failed",
+              "proxy connect to rank 0"),
+          arguments("proxy.cc:1503 NCCL WARN [Proxy Service 3] Failed to execute operation Connect from rank 3, "
+              + "retcode 6", "connect_failed", "proxy connect"),
+          arguments("enqueue.cc:1021 NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA runtime "
+              + "version'", "cuda_failure", "CUDA driver version is insufficient for CUDA runtime version"),
+          arguments("init.cc:1580 NCCL WARN Invalid rank requested : 9/8", "invalid_rank", "9/8"));
+    }
+
+    @ParameterizedTest(name = "{1}: {0}")
+    @MethodSource("failingWarnings")
+    void aWarnTheJobDoesNotGoOnAfterIsAFailureWithItsErrorKind(String warn, String kind, String detail) {
+      LogFacts f = withInit(HOST + warn);
       assertThat(f.signals().failed()).isTrue();
       assertThat(f.signals().warnings()).isEqualTo(1);
-      assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
-    }
-
-    @Test
-    void connectionRefusedIsAConnectErrorWithTheErrnoText() {
-      String line = HOST + "include/socket.h:390 NCCL WARN Connect to 10.9.8.7<21724> failed : Connection refused";
-      ErrorSignature e = error(withInit(line), "connect_failed");
-      assertThat(e.detail()).isEqualTo("Connection refused");
-      assertThat(texts(e.evidence())).containsExactly(line);
-    }
-
-    @Test
-    void proxyCallFailureIsAFailure() {
-      LogFacts f = withInit(HOST + "proxy.cc:1234 NCCL WARN Proxy Call to rank 0 failed (Connect)");
-      assertThat(f.signals().failed()).isTrue();
-      assertThat(error(f, "connect_failed").detail()).isEqualTo("proxy connect to rank 0");
-    }
-
-    @Test
-    void proxyServiceFailedOperationIsAFailure() {
-      LogFacts f = withInit(HOST
-          + "proxy.cc:1503 NCCL WARN [Proxy Service 3] Failed to execute operation Connect from rank 3, retcode 6");
-      assertThat(f.signals().failed()).isTrue();
-      assertThat(error(f, "connect_failed").detail()).isEqualTo("proxy connect");
-    }
-
-    @Test
-    void cudaFailureIsAFailure() {
-      LogFacts f = withInit(HOST
-          + "enqueue.cc:1021 NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA runtime version'");
-      assertThat(f.signals().failed()).isTrue();
-    }
-
-    @Test
-    void cudaFailureKeepsTheCudaErrorTextWithoutQuotes() {
-      LogFacts f = withInit(HOST
-          + "enqueue.cc:1021 NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA runtime version'");
-      assertThat(error(f, "cuda_failure").detail())
-          .isEqualTo("CUDA driver version is insufficient for CUDA runtime version");
-    }
-
-    @Test
-    void invalidRankIsAFailureWithRankAndWorldSize() {
-      LogFacts f = withInit(HOST + "init.cc:1580 NCCL WARN Invalid rank requested : 9/8");
-      assertThat(f.signals().failed()).isTrue();
-      assertThat(error(f, "invalid_rank").detail()).isEqualTo("9/8");
+      assertThat(texts(f.evidenceFor("failures"))).containsExactly(HOST + warn);
+      ErrorSignature e = error(f, kind);
+      assertThat(e.detail()).isEqualTo(detail);
+      assertThat(texts(e.evidence())).containsExactly(HOST + warn);
     }
 
     @Test
