@@ -60,6 +60,7 @@ public final class FactVocabulary {
       e("log.versionsDiffer", FactType.BOOL, "processes printed different NCCL versions"),
       e("net.rdmaSeen", FactType.BOOL, "the log shows RDMA hardware or an RDMA transport (HCAs, IB/RDMA plugin, verbs errors, IPoIB); unknown otherwise"),
       e("net.linkLocal", FactType.BOOL, "NCCL listed an interface with an IPv6 link-local (fe80::/10) address for bootstrap, OOB or sockets"),
+      e("net.sharedBootstrapAddress", FactType.TEXT, "an address several hosts bootstrapped on (a container bridge's: unreachable between nodes)"),
       e("net.loopback", FactType.BOOL, "NCCL listed a loopback interface (lo, 127.x) for bootstrap, OOB or sockets"),
       e("error.completionStatus", FactType.LIST, "status numbers of IB completion errors"),
       e("expect.hcas", FactType.NUMBER, "HCA ports expected per node (--expect-hcas)"),

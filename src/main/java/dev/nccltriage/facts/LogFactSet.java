@@ -92,6 +92,7 @@ public final class LogFactSet {
     s.put("net.rdmaSeen", sig.rdmaSeen(), transportEv);
     s.put("net.linkLocal", sig.linkLocal(), f.evidenceFor("linkLocal"));
     s.put("net.loopback", sig.loopback(), f.evidenceFor("loopback"));
+    s.put("net.sharedBootstrapAddress", sig.sharedBootstrapAddress(), f.evidenceFor("sharedBootstrap"));
     if (!sig.ofiProviders().isEmpty()) {
       List<Evidence> ev = f.evidenceFor("ofiProvider");
       s.put("plugin.ofiProviders", sig.ofiProviders(), ev);

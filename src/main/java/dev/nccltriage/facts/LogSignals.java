@@ -8,7 +8,8 @@ import java.util.List;
  * network init is in the log (Bootstrap, NET/Plugin, NET/Socket or NET/IB lines, its version); {@code kubernetes},
  * {@code container} (a Pod, or docker's container-id host names) and {@code rdmaSeen} are true or null (nothing shown is not "no"); {@code gdrLogged}: GPUDirect RDMA
  * as NCCL's own decision lines tell it (none, some; null when they do not say); {@code
- * ofiProviders}: libfabric providers aws-ofi-nccl selected; {@code frameworkVersion}: the NCCL
+ * ofiProviders}: libfabric providers aws-ofi-nccl selected; {@code sharedBootstrapAddress}: an address
+ * several hosts bootstrapped on (a container bridge's, unreachable between nodes); {@code frameworkVersion}: the NCCL
  * version a framework printed, when NCCL's own line is absent.
  */
 public record LogSignals(
@@ -20,6 +21,7 @@ public record LogSignals(
     Boolean rdmaSeen,
     boolean linkLocal,
     boolean loopback,
+    String sharedBootstrapAddress,
     String gdrLogged,
     List<String> ofiProviders,
     String frameworkVersion,

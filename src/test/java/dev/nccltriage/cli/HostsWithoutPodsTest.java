@@ -72,11 +72,12 @@ class HostsWithoutPodsTest {
   /** Two VMs: NET/IB finds no device (libibverbs is installed), NCCL uses sockets. */
   private static String socketsOn(String hostA, String hostB) {
     StringBuilder b = new StringBuilder();
+    int n = 31;
     for (String h : new String[] {hostA, hostB}) {
       String p = h + ":24971:24971 [0] NCCL INFO ";
-      b.append(p).append("Bootstrap : Using ens5:10.0.12.31<0>\n");
+      b.append(p).append("Bootstrap : Using ens5:10.0.12.").append(n).append("<0>\n");
       b.append(p).append("NET/IB : No device found.\n");
-      b.append(p).append("NET/Socket : Using [0]ens5:10.0.12.31<0>\n");
+      b.append(p).append("NET/Socket : Using [0]ens5:10.0.12.").append(n++).append("<0>\n");
       b.append(p).append("Using network Socket\n");
     }
     b.append(hostA).append(":24971:25234 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/Socket/0\n");
@@ -138,5 +139,49 @@ class HostsWithoutPodsTest {
     JsonNode v = r.get("verdict");
     assertThat(v.get("layer").asText()).isEqualTo("nccl-env");
     assertThat(v.get("candidates").get(0).get("rule").asText()).isEqualTo("C1-local-transports-disabled");
+  }
+
+  @Test
+  void twoContainersBootstrappingOnOneBridgeAddressIsThePodNetwork() {
+    // docker's default bridge gives every container 172.17.0.2: the other host cannot reach it
+    StringBuilder b = new StringBuilder();
+    for (String h : new String[] {"3f9c1ab27d04", "a81e55d0c6b3"}) {
+      String p = h + ":611:611 [0] NCCL INFO ";
+      b.append(p).append("Bootstrap : Using eth0:172.17.0.2<0>\n");
+      b.append(p).append("Failed to open libibverbs.so[.1]\n");
+      b.append(p).append("NET/Socket : Using [0]eth0:172.17.0.2<0>\n");
+      b.append(p).append("Using network Socket\n");
+    }
+    b.append("\na81e55d0c6b3:611:640 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 172.17.0.2<39117> "
+        + "failed : Connection refused\n");
+    JsonNode v = report(b.toString()).get("verdict");
+    assertThat(v.get("layer").asText()).isEqualTo("pod-network");
+    assertThat(v.get("candidates").get(0).get("rule").asText()).isEqualTo("L-bootstrap-address-shared");
+    assertThat(v.get("candidates")).noneMatch(c -> c.get("rule").asText().equals("C1-no-libibverbs"));
+  }
+
+  @Test
+  void oneLibfabricNetworkOnTcpIsNotMixedWhenOnlySomeRanksPrintTheProvider() {
+    StringBuilder b = new StringBuilder();
+    for (String h : new String[] {"ip-172-31-1-5", "ip-172-31-1-6"}) {
+      b.append(h).append(":40:40 [0] NCCL INFO NET/OFI Selected Provider is tcp;ofi_rxm (found 1 nics)\n");
+      b.append(h).append(":40:40 [0] NCCL INFO Using network AWS Libfabric\n");
+      b.append(h).append(":41:41 [1] NCCL INFO Using network AWS Libfabric\n");
+      b.append(h).append(":41:50 [1] NCCL INFO Channel 00 : 9[1] -> 1[1] [receive] via NET/AWS Libfabric/0\n");
+    }
+    JsonNode log = report(b.toString()).get("log");
+    assertThat(log.get("transport").asText()).isEqualTo("AWS Libfabric");
+    assertThat(log.get("rdma").asBoolean()).isFalse();
+  }
+
+  @Test
+  void anInvalidArgumentQpTransitionWithAHandSetGidIndexIsTheGidIndexOrThePodNetwork() {
+    String p = "train-worker-0:90:120 [0] ";
+    String log = p + "NCCL INFO NCCL_IB_GID_INDEX set by environment to 3.\n"
+        + p + "NCCL INFO NET/IB : Using [0]mlx5_2:1/RoCE ; OOB eth0:10.42.1.23<0>\n"
+        + "\n" + p + "misc/ibvwrap.cc:284 NCCL WARN Call to ibv_modify_qp failed with error Invalid argument\n";
+    JsonNode v = report(log).get("verdict");
+    assertThat(v.get("layer").asText()).isEqualTo("nccl-env");
+    assertThat(v.get("candidates")).anyMatch(c -> c.get("layer").asText().equals("pod-network"));
   }
 }

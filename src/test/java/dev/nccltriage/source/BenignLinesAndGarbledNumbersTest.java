@@ -28,7 +28,8 @@ class BenignLinesAndGarbledNumbersTest {
         "transport/net_ib/common.cc:101 (ncclIbAsyncThreadMain) NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async "
             + "event: GID table change(18)", // 2.30
         "nccl_net_ofi_create_plugin:335 NCCL WARN NET/OFI aws-ofi-nccl initialization failed", // no EFA: next net
-        "nccl_net_ofi_init:155 NCCL WARN NET/OFI OFI fi_getinfo() call failed: No data available"})
+        "nccl_net_ofi_init:155 NCCL WARN NET/OFI OFI fi_getinfo() call failed: No data available",
+        "nccl_net_ofi_create_plugin:349 NCCL WARN NET/OFI Couldn't find any optimal provider"})
     void aWarnNcclGoesOnAfterIsNoFailure(String warn) {
       LogFacts f = parse("\n" + HOST + warn + "\n" + HOST + "NCCL INFO Using network Socket\n");
       assertThat(f.signals().warnings()).isEqualTo(1);

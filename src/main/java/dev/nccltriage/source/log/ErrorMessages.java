@@ -48,7 +48,8 @@ final class ErrorMessages {
           + "|Call to ibv_get_device_list failed|NET/IB ?: ?Unable to (?:open|query)|NET/IB ?: ?No IP interface found"
           + "|NET/Plugin|Could not find|No plugin found"
           // a net plugin that cannot start is skipped for the next network (spec §2)
-          + "|NET/OFI (?:OFI )?(?:fi_getinfo\\(\\) call failed|aws-ofi-nccl initialization failed|Initializing plugin failed))"
+          + "|NET/OFI (?:OFI )?(?:fi_getinfo\\(\\) call failed|aws-ofi-nccl initialization failed|Initializing plugin failed"
+          + "|Couldn't find any optimal provider|No eligible providers))"
           // IB async events that follow routine subnet changes: the job goes on (2.28.7+ says so)
           + "|(?:[Aa]sync event|non-fatal async event).*(?:GID table change|client reregistration|LID change|SM change"
           + "|P_?Key change|port active|PORT_ACTIVE|GID_CHANGE|CLIENT_REREGISTER|LID_CHANGE|SM_CHANGE|PKEY_CHANGE"

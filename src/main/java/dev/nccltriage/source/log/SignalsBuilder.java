@@ -89,7 +89,8 @@ final class SignalsBuilder {
     versions.stream().map(Version::parse).filter(v -> v != null).forEach(distinct::add);
 
     return new LogSignals(!acc.failures.isEmpty(), procs.stream().anyMatch(p -> p.initSeen), acc.warnings.count(),
-        kubernetes ? Boolean.TRUE : null, container ? Boolean.TRUE : null, rdmaSeen ? Boolean.TRUE : null, !acc.linkLocal.isEmpty(), !acc.loopback.isEmpty(),
+        kubernetes ? Boolean.TRUE : null, container ? Boolean.TRUE : null, rdmaSeen ? Boolean.TRUE : null,
+        !acc.linkLocal.isEmpty(), !acc.loopback.isEmpty(), sharedBootstrap(byHost, evidence),
         gdrLogged(acc, evidence), providers, framework, distinct.size() > 1);
   }
 
@@ -129,6 +130,30 @@ final class SignalsBuilder {
     }
     long off = decisions.values().stream().filter(v -> !v).count();
     return off == 0 ? null : off == decisions.size() ? "none" : "some";
+  }
+
+  /**
+   * An address two hosts both bootstrapped on: each node needs its own reachable address, so a
+   * shared one is a private container address (a docker bridge's 172.17.0.2) the others cannot reach.
+   */
+  private static String sharedBootstrap(Map<String, List<ProcessState>> byHost, Map<String, List<Evidence>> evidence) {
+    Map<String, String> hostOf = new java.util.HashMap<>();
+    for (Map.Entry<String, List<ProcessState>> h : byHost.entrySet()) {
+      for (ProcessState p : h.getValue()) {
+        Iface b = p.bootstrap;
+        if (b == null || b.address() == null || b.isLoopback()) {
+          continue;
+        }
+        String other = hostOf.putIfAbsent(b.address(), h.getKey());
+        if (other != null && !other.equals(h.getKey())) {
+          List<Evidence> ev = new ArrayList<>(byHost.get(other).get(0).evidence.bootstrap.items());
+          ev.addAll(p.evidence.bootstrap.items());
+          evidence.put("sharedBootstrap", JobEvidence.first(ev));
+          return b.address();
+        }
+      }
+    }
+    return null;
   }
 
   private static List<Iface> interfaces(ProcessState p) {

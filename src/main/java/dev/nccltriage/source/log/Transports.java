@@ -35,13 +35,22 @@ final class Transports {
    * its network used an RDMA one.
    */
   Network of(List<ProcessState> procs) {
+    // a process that did not print aws-ofi-nccl's provider uses what its peers on that network did
+    Map<String, Boolean> providerOf = new LinkedHashMap<>();
+    for (ProcessState p : procs) {
+      Boolean r = p.ofiFailed ? null : providerRdma(p.ofiProvider);
+      String t = of(p);
+      if (r != null && t != null) {
+        providerOf.merge(t, r, Boolean::logicalAnd);
+      }
+    }
     Set<String> names = new LinkedHashSet<>();
     boolean sawRdma = false;
     boolean sawOther = false;
     boolean sawUnknown = false;
     for (ProcessState p : procs) {
       String t = of(p);
-      Boolean r = rdma(p, t);
+      Boolean r = p.ofiProvider == null && t != null && providerOf.containsKey(t) ? providerOf.get(t) : rdma(p, t);
       if (t != null) {
         names.add(t);
       }
