@@ -41,6 +41,24 @@ class NcclTestsParserTest {
   }
 
   @Test
+  void numbersThatDoNotFitAreUnknownNotAnError() throws IOException {
+    // a garbled paste: counts beyond int/long are unusual values; the rest of the run is kept
+    BwRun r = parse("""
+        # nThread 99999999999 nGpus 1 minBytes 8 maxBytes 536870912 step: 2(factor) warmup iters: 5 iters: 20
+        #  Rank 99999999999 Group  0 Pid   4100 on     node-a device  0 [0000:18:00] NVIDIA H100
+        #  Rank  1 Group  0 Pid 99999999999999999999 on     node-b device  0 [0000:18:00] NVIDIA H100
+        #  Rank  2 Group  0 Pid   4300 on     node-c device  0 [0000:18:00] NVIDIA H100
+        #       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong
+          268435456      33554432     float    none      -1  1500.20  178.94   89.47     N/A  1499.90  178.97   89.48     N/A
+        # Out of bounds values : 99999999999999999999 OK
+        """, null);
+    assertThat(r.nThread()).isNull();
+    assertThat(r.nGpus()).isEqualTo(1);
+    assertThat(r.hosts()).containsExactly("node-c");
+    assertThat(r.rows()).hasSize(1);
+  }
+
+  @Test
   void readsOldGenerationWithoutHeaderAndInfersReduceScatter() throws IOException {
     BwRun r = parse("""
            1048576         16384     float     sum    120.5    8.70    8.16  0e+00    120.9    8.67    8.13  0e+00

@@ -63,15 +63,19 @@ public final class NcclTestsParser {
         } else if ((m = VERSION.matcher(line)).find()) {
           version = m.group(1);
         } else if ((m = NTHREAD.matcher(line)).find()) {
-          nThread = Integer.parseInt(m.group(1));
-          nGpus = Integer.parseInt(m.group(2));
+          nThread = intOrNull(m.group(1));
+          nGpus = intOrNull(m.group(2));
         } else if ((m = RANK.matcher(line)).find()) {
-          ranks.add(new BwRun.Rank(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)), m.group(3),
-              Integer.parseInt(m.group(4))));
+          Integer rank = intOrNull(m.group(1));
+          Long pid = longOrNull(m.group(2));
+          Integer device = intOrNull(m.group(4));
+          if (rank != null && pid != null && device != null) { // else a garbled line, not a rank
+            ranks.add(new BwRun.Rank(rank, pid, m.group(3), device));
+          }
         } else if ((m = AVG.matcher(line)).find()) {
           avg = number(m.group(1));
         } else if ((m = OOB.matcher(line)).find()) {
-          oob = Long.parseLong(m.group(1));
+          oob = longOrNull(m.group(1));
         } else if (line.contains("busbw") && line.contains("size")) {
           layout = layout(line.substring(1).trim().split("\\s+"));
         }
@@ -138,6 +142,20 @@ public final class NcclTestsParser {
     int b = root ? 5 : 4;
     return new Layout(root, new int[] {b, b + 4}, new int[] {b + 1, b + 5}, new int[] {b + 2, b + 6},
         new int[] {b + 3, b + 7}, !root);
+  }
+
+  /** A count the preamble prints; null when it does not fit (an unusual value, not an error). */
+  private static Integer intOrNull(String digits) {
+    Long v = longOrNull(digits);
+    return v == null || v > Integer.MAX_VALUE ? null : v.intValue();
+  }
+
+  private static Long longOrNull(String digits) {
+    try {
+      return Long.valueOf(digits);
+    } catch (NumberFormatException tooLong) {
+      return null;
+    }
   }
 
   private static BwRun.Row row(String[] t, Layout l) {
