@@ -251,12 +251,7 @@ final class FactsBuilder {
   private static Integer localGpus(Map<String, List<ProcessState>> byHost) {
     int most = 0;
     for (List<ProcessState> ps : byHost.values()) {
-      long devices = 0;
-      for (ProcessState p : ps) {
-        devices |= p.devices;
-      }
-      // device indices are dense from 0, so device 7 means at least 8 GPUs even if 0-6 were quiet
-      most = Math.max(most, Math.max(Long.bitCount(devices), 64 - Long.numberOfLeadingZeros(devices)));
+      most = Math.max(most, NodeCount.gpusShown(ps));
     }
     return most == 0 ? null : most;
   }

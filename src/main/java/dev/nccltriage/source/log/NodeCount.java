@@ -32,8 +32,8 @@ record NodeCount(Integer nodes, String from, Boolean single) {
     return false;
   }
 
-  /** GPUs the one host shows at least (device indices are dense from 0: device 3 means 4 GPUs). */
-  private static int deviceBound(List<ProcessState> ps) {
+  /** GPUs a host shows at least (device indices are dense from 0: device 3 means 4 GPUs). */
+  static int gpusShown(List<ProcessState> ps) {
     long devices = 0;
     for (ProcessState p : ps) {
       devices |= p.devices;
@@ -128,7 +128,7 @@ record NodeCount(Integer nodes, String from, Boolean single) {
       // one host holding every rank; or, when no line lost its host prefix (it could be another
       // node's), a logged world size that fits the GPUs the host shows
       boolean hostless = in.all().size() > host.size();
-      if (ranks.size() >= in.nRanks() || !hostless && deviceBound(host) >= in.nRanks()) {
+      if (ranks.size() >= in.nRanks() || !hostless && gpusShown(host) >= in.nRanks()) {
         return new NodeCount(1, "ranks", true);
       }
     }

@@ -66,7 +66,7 @@ final class SignalsBuilder {
     evidence.put("container", JobEvidence.first(box));
 
     boolean rdmaSeen = rdmaTransportSeen || ipoib || procs.stream().anyMatch(p -> p.hcas != null && !p.hcas.isEmpty()
-        || !p.perLineHcas.isEmpty() || Boolean.TRUE.equals(Transports.providerRdma(p.ofiProvider)));
+        || !p.perLineHcas.isEmpty() || Boolean.TRUE.equals(NetworkKind.providerRdma(p.ofiProvider)));
     rdmaSeen |= acc.pluginsLoaded.keySet().stream().anyMatch(n -> Boolean.TRUE.equals(NetworkKind.rdma(n)));
     for (LogAccumulator.ErrAcc e : acc.errors.values()) {
       rdmaSeen |= e.kind == ErrorKind.IBV_OPEN_DEVICE || e.kind == ErrorKind.IB_DEVICE_UNUSABLE

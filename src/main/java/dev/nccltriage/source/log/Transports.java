@@ -38,7 +38,7 @@ final class Transports {
     // a process that did not print aws-ofi-nccl's provider uses what its peers on that network did
     Map<String, Boolean> providerOf = new LinkedHashMap<>();
     for (ProcessState p : procs) {
-      Boolean r = p.ofiFailed ? null : providerRdma(p.ofiProvider);
+      Boolean r = providerKind(p);
       String t = of(p);
       if (r != null && t != null) {
         providerOf.merge(t, r, Boolean::logicalAnd);
@@ -135,7 +135,7 @@ final class Transports {
    * aws-ofi-nccl on a TCP libfabric provider does not, whatever NCCL calls the plugin.
    */
   static Boolean rdma(ProcessState p, String transport) {
-    Boolean provider = p.ofiFailed ? null : providerRdma(p.ofiProvider);
+    Boolean provider = providerKind(p);
     if (provider != null && (transport == null || NetworkKind.rdma(transport) != Boolean.FALSE)) {
       return provider;
     }
@@ -145,7 +145,8 @@ final class Transports {
     return NetworkKind.rdma(transport);
   }
 
-  static Boolean providerRdma(String provider) {
-    return NetworkKind.providerRdma(provider);
+  /** What aws-ofi-nccl's provider says of RDMA; null without one, or once the plugin failed to start. */
+  private static Boolean providerKind(ProcessState p) {
+    return p.ofiFailed ? null : NetworkKind.providerRdma(p.ofiProvider);
   }
 }
