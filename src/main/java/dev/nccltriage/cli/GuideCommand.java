@@ -111,13 +111,13 @@ final class GuideCommand implements Callable<Integer> {
           }),
       new Question("hcas", "How many HCAs does the Pod see? [number/unknown]",
           List.of("pod.hcas", "ib.hcaPortsMin"), "Q2-hca-count", List.of("1", "2", "4", "8", "unknown"), (f, a) -> {
-            long n = Long.parseLong(a.text());
+            long n = count(a.text());
             f.put("pod.hcas", n, a.ev());
             f.put("ib.hcaPortsMin", n, a.ev());
           }),
       new Question("gpus", "How many GPUs per node does the job use? [number/unknown]",
           List.of("job.localGpus", "pod.gpus"), "Q2-hca-count", List.of("1", "2", "4", "8", "unknown"), (f, a) -> {
-            long n = Long.parseLong(a.text());
+            long n = count(a.text());
             f.put("job.localGpus", n, a.ev());
             f.put("pod.gpus", n, a.ev());
           }),
@@ -251,6 +251,15 @@ final class GuideCommand implements Callable<Integer> {
     new TextReport(ctx.width(), ctx.colour()).write(report, ctx.out());
     ctx.out().flush();
     return Reports.exitCode(report, FailOn.problem);
+  }
+
+  /** A count the user typed: "-1" or "99999999999999999999" is asked again, not taken. */
+  private static long count(String text) {
+    long n = Long.parseLong(text);
+    if (n < 0 || n > 1_000_000) {
+      throw new IllegalArgumentException("not a count: " + text);
+    }
+    return n;
   }
 
   /** The HCA-per-GPU ratio and the deficit, when the answers give their parts. */

@@ -55,6 +55,13 @@ class GuideCommandTest {
   }
 
   @Test
+  void aCountThatIsNegativeOrDoesNotFitIsAskedAgain() throws IOException {
+    Walk w = walk("no\nno\n-8\n99999999999999999999\n8\n8\nnet1\nall\nunlimited\nyes\n");
+    assertThat(w.screen().split("answer one of: 1, 2, 4, 8, unknown", -1)).hasSize(3);
+    assertThat(w.report()).startsWith("nccl-triage guide: HEALTHY");
+  }
+
+  @Test
   void unknownAnswersAndEofGiveTheVerdictSoFar() throws IOException {
     Walk w = walk("unknown\nno\n");
     assertThat(w.screen()).contains("How many HCAs does the Pod see?");

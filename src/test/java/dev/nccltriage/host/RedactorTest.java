@@ -178,6 +178,16 @@ class RedactorTest {
     return m.group(1);
   }
 
+  /** Issue 11, item 1 (numbers out of range): a dotted quad whose parts fit no octet is not an address. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {
+      "99999999999.1.1.1", "4294967296.0.0.1", "1.2.3.2147483648", "1.2.3.-1", "1..2.3", "256.1.1.1"})
+  void dottedQuadsThatFitNoOctetAreNotAddresses(String text) {
+    assertThat(Ipv6.parseV4(text)).isEqualTo(-1);
+    assertThat(Ipv6.parseV6("::ffff:" + text)).isNull();
+    assertThat(new Redactor().redact("inet6 ::ffff:" + text + "/96 scope global")).contains(text);
+  }
+
   @Test
   void redactedCaptureKeepsNoOriginalAnywhere() throws IOException {
     Path c = capture();
