@@ -1,5 +1,9 @@
 package dev.nccltriage.host;
 
+import static dev.nccltriage.host.TarData.copy;
+import static dev.nccltriage.host.TarData.readFully;
+import static dev.nccltriage.host.TarData.skipFully;
+import static dev.nccltriage.host.TarData.skipPadding;
 import static dev.nccltriage.host.TarGz.BLOCK;
 import static dev.nccltriage.host.TarHeaders.allZero;
 import static dev.nccltriage.host.TarHeaders.cString;
@@ -52,7 +56,7 @@ final class TarExtractor {
   static void extract(InputStream tarGz, Path intoDir, long maxBytes, int maxEntries) throws IOException {
     Files.createDirectories(intoDir);
     Path root = intoDir.toRealPath();
-    InputStream in = new BufferedInputStream(new GZIPInputStream(new NonClosingIn(tarGz), 1 << 16), 1 << 16);
+    InputStream in = new BufferedInputStream(new GZIPInputStream(new TarData.NonClosingIn(tarGz), 1 << 16), 1 << 16);
     Map<String, String[]> links = new TreeMap<>();
     byte[] buf = new byte[1 << 16];
     String longName = null;
@@ -241,70 +245,5 @@ final class TarExtractor {
       throw new IOException("it expands past " + (max >> 20) + " MiB, the cap for a capture; refused");
     }
     return sofar + more;
-  }
-
-  private static void copy(InputStream in, OutputStream out, long size, byte[] buf, String entry) throws IOException {
-    long left = size;
-    while (left > 0) {
-      int n = in.read(buf, 0, (int) Math.min(buf.length, left));
-      if (n < 0) {
-        throw new IOException("entry '" + show(entry) + "': truncated archive (" + left + " bytes missing)");
-      }
-      out.write(buf, 0, n);
-      left -= n;
-    }
-  }
-
-  private static byte[] readFully(InputStream in, int size, String entry) throws IOException {
-    byte[] b = in.readNBytes(size);
-    if (b.length < size) {
-      throw new IOException("entry '" + show(entry) + "': truncated archive");
-    }
-    return b;
-  }
-
-  private static void skipFully(InputStream in, long n, String entry) throws IOException {
-    long left = n;
-    while (left > 0) {
-      long s = in.skip(left);
-      if (s <= 0) {
-        if (in.read() < 0) {
-          throw new IOException("entry '" + show(entry) + "': truncated archive");
-        }
-        s = 1;
-      }
-      left -= s;
-    }
-  }
-
-  private static void skipPadding(InputStream in, long size, String entry) throws IOException {
-    long pad = (BLOCK - size % BLOCK) % BLOCK;
-    if (pad > 0) {
-      byte[] b = in.readNBytes((int) pad);
-      if (b.length < pad) {
-        throw new IOException("entry '" + show(entry) + "': truncated archive");
-      }
-    }
-  }
-
-  private static final class NonClosingIn extends InputStream {
-    private final InputStream in;
-
-    NonClosingIn(InputStream in) {
-      this.in = in;
-    }
-
-    @Override
-    public int read() throws IOException {
-      return in.read();
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      return in.read(b, off, len);
-    }
-
-    @Override
-    public void close() {}
   }
 }
