@@ -122,6 +122,10 @@ public final class HostRoot {
       if (recorded != null) {
         return recorded;
       }
+      RootFiles.Located at = files.locate(absPath, true);
+      if (at.refused() != null) {
+        return "error: " + at.refused();
+      }
       return files.exists(absPath) ? "ok" : "missing";
     }
     // on the host a uverbs device is a character device, opened on purpose
