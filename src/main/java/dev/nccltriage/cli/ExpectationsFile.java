@@ -1,10 +1,14 @@
 package dev.nccltriage.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.nccltriage.facts.Expectations;
+import dev.nccltriage.host.IoProblems;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Set;
@@ -14,16 +18,24 @@ import java.util.Set;
  * {@code minMemlock: unlimited}. Unknown keys are an error, so a typo is not silently ignored.
  */
 final class ExpectationsFile {
+  /** A few lines in practice; a cap so that a wrong path (a log, a device) cannot exhaust memory. */
+  private static final int MAX_BYTES = 64 << 10;
   private static final Set<String> KEYS = Set.of("hcas", "iface", "gdr", "minMemlock");
 
   private ExpectationsFile() {}
 
   static Expectations read(Path file) {
     JsonNode n;
-    try {
-      n = new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
-    } catch (IOException e) {
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] b = in.readNBytes(MAX_BYTES + 1);
+      if (b.length > MAX_BYTES) {
+        throw new NcclTriage.UsageError(file + ": expectations file over " + (MAX_BYTES >> 10) + " KiB; refused");
+      }
+      n = new ObjectMapper(new YAMLFactory()).readTree(b);
+    } catch (JsonProcessingException e) {
       throw new NcclTriage.UsageError(file + ": cannot read expectations: " + firstLine(e.getMessage()));
+    } catch (IOException e) {
+      throw new NcclTriage.UsageError(file + ": cannot read expectations: " + IoProblems.describe(e));
     }
     if (n == null || !n.isObject()) {
       throw new NcclTriage.UsageError(file + ": expectations must be a mapping (hcas, iface, gdr, minMemlock)");

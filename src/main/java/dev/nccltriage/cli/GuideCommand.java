@@ -7,6 +7,7 @@ import dev.nccltriage.facts.LogFactSet;
 import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.facts.PodFactSet;
 import dev.nccltriage.facts.PodFacts;
+import dev.nccltriage.host.IoProblems;
 import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.report.TextReport;
@@ -162,7 +163,7 @@ final class GuideCommand implements Callable<Integer> {
     } catch (IOException | RuntimeException e) {
       // a terminal that jline cannot drive: say why, not "no terminal"
       List<String> missing = Stream.of("stty", "test").filter(c -> !onPath(c)).toList();
-      String why = missing.isEmpty() ? e.getMessage()
+      String why = missing.isEmpty() ? IoProblems.describe(e)
           : "jline drives it with " + String.join(" and ", missing) + ", not found on PATH";
       throw new NcclTriage.UsageError("guide cannot open this terminal (" + why + "); use check or log instead");
     }

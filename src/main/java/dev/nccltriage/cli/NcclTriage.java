@@ -1,5 +1,6 @@
 package dev.nccltriage.cli;
 
+import dev.nccltriage.evidence.Printable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -53,7 +54,7 @@ public final class NcclTriage implements Runnable {
     cl.setOut(new PrintWriter(ctx.out(), true));
     cl.setErr(new PrintWriter(ctx.err(), true));
     cl.setParameterExceptionHandler((ex, a) -> {
-      ctx.err().println("nccl-triage: " + ex.getMessage());
+      ctx.err().println("nccl-triage: " + Printable.text(ex.getMessage()));
       ctx.err().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
       return ExitCode.USAGE.code();
     });
@@ -116,7 +117,7 @@ public final class NcclTriage implements Runnable {
     private static final long serialVersionUID = 1L;
 
     public UsageError(String message) {
-      super(message);
+      super(Printable.line(message, 500)); // names and reasons from input: one printable line
     }
   }
 

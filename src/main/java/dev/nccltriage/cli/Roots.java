@@ -1,7 +1,9 @@
 package dev.nccltriage.cli;
 
 import dev.nccltriage.facts.PodFacts;
+import dev.nccltriage.host.CaptureLayout;
 import dev.nccltriage.host.HostRoot;
+import dev.nccltriage.host.IoProblems;
 import dev.nccltriage.host.ReplayRunner;
 import dev.nccltriage.host.TarGz;
 import dev.nccltriage.source.probe.LadderSource;
@@ -9,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -21,7 +24,11 @@ import java.util.stream.Stream;
 final class Roots {
   private Roots() {}
 
-  /** Runs {@code fn} on the root folder the options name ("/" when neither is given). */
+  /**
+   * Runs {@code fn} on the root folder the options name ("/" when neither is given). A folder or
+   * archive that is not a capture (no proc/ or sys/, an archive without capture.properties) is a
+   * usage error: replaying an empty tree would give a confident verdict about nothing.
+   */
   static <T> T with(Context ctx, Path root, Path capture, Function<Path, T> fn) {
     if (root != null && capture != null) {
       throw new NcclTriage.UsageError("--root and --capture cannot be used together");
@@ -29,21 +36,36 @@ final class Roots {
     if (capture == null) {
       Path dir = root == null ? Path.of("/") : ctx.cwd().resolve(root);
       if (!Files.isDirectory(dir)) {
-        throw new NcclTriage.UsageError(root + ": --root needs a directory (a capture folder, or /)");
+        throw new NcclTriage.UsageError(root + ": --root needs a directory (a capture folder, or /)"
+            + (Files.exists(dir) ? "" : ": no such directory"));
+      }
+      List<String> missing = CaptureLayout.missing(dir, false);
+      if (!missing.isEmpty()) {
+        throw new NcclTriage.UsageError(root + ": not a capture folder: no " + String.join(" or ", missing)
+            + " in it (a capture is what 'nccl-triage capture -o DIR' writes)");
       }
       return fn.apply(dir);
+    }
+    Path archive = ctx.cwd().resolve(capture);
+    if (Files.isDirectory(archive)) {
+      throw new NcclTriage.UsageError(capture + ": --capture needs a .tar.gz file; use --root for a capture folder");
     }
     Path extracted;
     try {
       extracted = Files.createTempDirectory("nccl-triage-capture");
     } catch (IOException e) {
-      throw new NcclTriage.UsageError("cannot prepare the capture: " + e.getMessage());
+      throw new NcclTriage.UsageError("cannot prepare the capture: " + IoProblems.describe(e));
     }
     try {
       try {
-        TarGz.extract(ctx.cwd().resolve(capture), extracted);
+        TarGz.extract(archive, extracted);
       } catch (IOException e) {
-        throw new NcclTriage.UsageError(capture + ": not a readable capture archive: " + e.getMessage());
+        throw new NcclTriage.UsageError(capture + ": not a readable capture archive: " + IoProblems.describe(e));
+      }
+      List<String> missing = CaptureLayout.missing(extracted, true);
+      if (!missing.isEmpty()) {
+        throw new NcclTriage.UsageError(capture + ": not a capture archive: no " + String.join(" or ", missing)
+            + " in it (a capture is what 'nccl-triage capture -o FILE.tar.gz' writes)");
       }
       return fn.apply(extracted);
     } finally {

@@ -1,7 +1,6 @@
 package dev.nccltriage.host;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -22,6 +21,8 @@ import java.util.Optional;
  */
 public final class HostRoot {
   private static final int MAX_READ = 1 << 20;
+  private static final int MAX_OPENS = 1 << 20;
+  private final RootFiles files;
   private final Path root;
   private final boolean live;
   private final Map<String, String> recordedOpens;
@@ -33,9 +34,10 @@ public final class HostRoot {
 
   public HostRoot(Path root, ReadListener listener) {
     this.listener = listener;
-    this.root = root.toAbsolutePath().normalize();
-    this.live = this.root.getParent() == null;
-    this.recordedOpens = live ? Map.of() : loadOpens(this.root.resolve(CaptureLayout.OPENS));
+    this.files = new RootFiles(root);
+    this.root = files.root();
+    this.live = files.live();
+    this.recordedOpens = live ? Map.of() : loadOpens(files.read("/" + CaptureLayout.OPENS, MAX_OPENS));
   }
 
   public Path root() {
@@ -47,43 +49,39 @@ public final class HostRoot {
     return live;
   }
 
-  public Path resolve(String absPath) {
-    return root.resolve(absPath.startsWith("/") ? absPath.substring(1) : absPath);
-  }
-
+  /**
+   * Reads at most 1 MiB of a regular file. On replay a path whose symlinks lead out of the root
+   * is an error, as is a FIFO or a device anywhere: opening one would block or never end.
+   */
   public FileRead read(String absPath) {
-    Path p = resolve(absPath);
-    try (InputStream in = Files.newInputStream(p)) {
-      byte[] b = in.readNBytes(MAX_READ);
-      listener.file(absPath, b);
-      return new FileRead(absPath, "ok", new String(b, StandardCharsets.UTF_8), null);
-    } catch (NoSuchFileException e) {
-      return new FileRead(absPath, "missing", null, null);
-    } catch (AccessDeniedException e) {
-      return new FileRead(absPath, "denied", null, "permission denied");
-    } catch (IOException | RuntimeException e) {
-      return new FileRead(absPath, "error", null, String.valueOf(e.getMessage()));
+    RootFiles.Bytes r = files.read(absPath, MAX_READ);
+    if (!r.ok()) {
+      return new FileRead(absPath, r.status(), null, r.detail());
     }
+    listener.file(absPath, r.bytes());
+    return new FileRead(absPath, "ok", new String(r.bytes(), StandardCharsets.UTF_8), null);
   }
 
   public boolean exists(String absPath) {
-    Path p = resolve(absPath);
-    boolean exists = Files.exists(p);
-    listener.exists(absPath, exists, exists && Files.isDirectory(p));
+    boolean exists = files.exists(absPath);
+    listener.exists(absPath, exists, exists && files.isDirectory(absPath));
     return exists;
   }
 
   public boolean isDirectory(String absPath) {
-    Path p = resolve(absPath);
-    boolean dir = Files.isDirectory(p);
-    listener.exists(absPath, dir || Files.exists(p), dir);
+    boolean dir = files.isDirectory(absPath);
+    listener.exists(absPath, dir || files.exists(absPath), dir);
     return dir;
   }
 
-  /** Names in a directory, sorted; empty when it is missing or unreadable. */
+  /** Names in a directory, sorted; empty when it is missing, unreadable or outside the root. */
   public List<String> list(String absDir) {
+    RootFiles.Located at = files.locate(absDir, true);
+    if (at.refused() != null) {
+      return List.of();
+    }
     List<String> out = new ArrayList<>();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(resolve(absDir))) {
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(at.path())) {
       ds.forEach(p -> out.add(p.getFileName().toString()));
     } catch (IOException | RuntimeException e) {
       return List.of();
@@ -93,9 +91,14 @@ public final class HostRoot {
     return out;
   }
 
+  /** The link's text (it may point anywhere: it is only read); empty when its folder is outside the root. */
   public Optional<String> readLink(String absPath) {
+    RootFiles.Located at = files.locate(absPath, false);
+    if (at.refused() != null) {
+      return Optional.empty();
+    }
     try {
-      String target = Files.readSymbolicLink(resolve(absPath)).toString();
+      String target = Files.readSymbolicLink(at.path()).toString();
       listener.link(absPath, target);
       return Optional.of(target);
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
@@ -119,30 +122,35 @@ public final class HostRoot {
       if (recorded != null) {
         return recorded;
       }
-      return Files.exists(resolve(absPath)) ? "ok" : "missing";
+      RootFiles.Located at = files.locate(absPath, true);
+      if (at.refused() != null) {
+        return "error: " + at.refused();
+      }
+      return files.exists(absPath) ? "ok" : "missing";
     }
-    try (FileChannel ch = FileChannel.open(resolve(absPath), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    // on the host a uverbs device is a character device, opened on purpose
+    try (FileChannel ch = FileChannel.open(files.locate(absPath, true).path(), StandardOpenOption.READ,
+        StandardOpenOption.WRITE)) {
       return "ok";
     } catch (NoSuchFileException e) {
       return "missing";
     } catch (AccessDeniedException e) {
       return "denied";
     } catch (IOException | RuntimeException e) {
-      return "error: " + e.getMessage();
+      return "error: " + IoProblems.describe(e);
     }
   }
 
-  private static Map<String, String> loadOpens(Path file) {
+  private static Map<String, String> loadOpens(RootFiles.Bytes opens) {
     Map<String, String> m = new LinkedHashMap<>();
-    try {
-      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-        int tab = line.indexOf('\t');
-        if (tab > 0) {
-          m.put(line.substring(0, tab), line.substring(tab + 1).strip());
-        }
+    if (!opens.ok()) {
+      return m;
+    }
+    for (String line : new String(opens.bytes(), StandardCharsets.UTF_8).split("\n")) {
+      int tab = line.indexOf('\t');
+      if (tab > 0) {
+        m.put(line.substring(0, tab), line.substring(tab + 1).strip());
       }
-    } catch (IOException e) {
-      return Map.of();
     }
     return m;
   }

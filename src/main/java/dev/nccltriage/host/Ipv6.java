@@ -142,7 +142,7 @@ final class Ipv6 {
     long v = 0;
     for (String o : p) {
       if (o.isEmpty() || o.length() > 3 || !o.chars().allMatch(c -> c >= '0' && c <= '9')) {
-        return -1; // "99999999999.1.1.1" is a version string or a counter, not an address
+        return -1; // "a.b.c.d" or "99999999999.1.1.1" is no address, and no reason to fail
       }
       int x = Integer.parseInt(o);
       if (x > 255) {

@@ -1,36 +1,47 @@
 package dev.nccltriage.host;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * Answers commands from a capture instead of running anything: {@code
  * .nccl-triage/commands/<key>/} holds {@code stdout}, {@code stderr} and {@code exit} (a number,
- * {@code timeout} or {@code missing}). A command with no folder was not available.
+ * {@code timeout} or {@code missing}). A command with no folder was not available. The recorded
+ * output is read as a live command's is: at most 1 MiB of each stream, marked truncated beyond,
+ * and only from regular files inside the capture.
  */
 public final class ReplayRunner implements CommandRunner {
-  private final Path commands;
+  static final int MAX_OUTPUT = 1 << 20;
+  private static final int MAX_EXIT = 64;
+  private final RootFiles files;
 
   public ReplayRunner(Path captureRoot) {
-    this.commands = captureRoot.resolve(CaptureLayout.COMMANDS);
+    this.files = new RootFiles(captureRoot);
   }
 
   @Override
   public CommandResult run(List<String> argv) {
-    Path dir = commands.resolve(CommandRunner.key(argv));
-    if (!Files.isDirectory(dir)) {
+    String dir = "/" + CaptureLayout.COMMANDS + "/" + CommandRunner.key(argv) + "/";
+    if (!files.isDirectory(dir)) {
       return CommandResult.missing(argv);
     }
-    String stdout = read(dir.resolve("stdout"));
-    String stderr = read(dir.resolve("stderr"));
-    String exit = read(dir.resolve("exit")).strip();
+    RootFiles.Bytes out = files.read(dir + "stdout", MAX_OUTPUT);
+    RootFiles.Bytes err = files.read(dir + "stderr", MAX_OUTPUT);
+    RootFiles.Bytes ex = files.read(dir + "exit", MAX_EXIT);
+    for (RootFiles.Bytes b : List.of(out, err, ex)) {
+      if (!b.ok() && !b.status().equals("missing")) {
+        return new CommandResult(argv, "error", -1, "", "recorded output unreadable: " + b.detail(), 0, false);
+      }
+    }
+    String stdout = text(out);
+    String stderr = text(err);
+    boolean truncated = out.truncated() || err.truncated();
+    String exit = ex.truncated() ? "?" : text(ex).strip();
     return switch (exit) {
-      case "timeout" -> new CommandResult(argv, "timeout", -1, stdout, stderr, 0, false);
+      case "timeout" -> new CommandResult(argv, "timeout", -1, stdout, stderr, 0, truncated);
       case "missing" -> CommandResult.missing(argv);
-      case "error" -> new CommandResult(argv, "error", -1, stdout, stderr, 0, false);
+      case "error" -> new CommandResult(argv, "error", -1, stdout, stderr, 0, truncated);
       default -> {
         int code;
         try {
@@ -38,16 +49,12 @@ public final class ReplayRunner implements CommandRunner {
         } catch (NumberFormatException e) {
           code = -1;
         }
-        yield new CommandResult(argv, code == 0 ? "ok" : "failed", code, stdout, stderr, 0, false);
+        yield new CommandResult(argv, code == 0 ? "ok" : "failed", code, stdout, stderr, 0, truncated);
       }
     };
   }
 
-  private static String read(Path p) {
-    try {
-      return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
-    } catch (IOException e) {
-      return "";
-    }
+  private static String text(RootFiles.Bytes b) {
+    return b.ok() ? new String(b.bytes(), StandardCharsets.UTF_8) : "";
   }
 }

@@ -1,5 +1,9 @@
 package dev.nccltriage.host;
 
+import static dev.nccltriage.host.TarData.copy;
+import static dev.nccltriage.host.TarData.readFully;
+import static dev.nccltriage.host.TarData.skipFully;
+import static dev.nccltriage.host.TarData.skipPadding;
 import static dev.nccltriage.host.TarGz.BLOCK;
 import static dev.nccltriage.host.TarHeaders.allZero;
 import static dev.nccltriage.host.TarHeaders.cString;
@@ -32,6 +36,9 @@ import java.util.zip.GZIPInputStream;
 /** The extracting half of {@link TarGz}: the archive is hostile until each entry is checked. */
 final class TarExtractor {
   private static final int MAX_META = 1 << 20;
+  /** A capture is a few MB; these caps stop an archive (a gzip of zeros) from filling the disk. */
+  static final long MAX_BYTES = 256L << 20;
+  static final int MAX_ENTRIES = 100_000;
 
   private TarExtractor() {}
 
@@ -42,9 +49,14 @@ final class TarExtractor {
   }
 
   static void extract(InputStream tarGz, Path intoDir) throws IOException {
+    extract(tarGz, intoDir, MAX_BYTES, MAX_ENTRIES);
+  }
+
+  /** Stops with an IOException before the entries' data pass {@code maxBytes} or their count {@code maxEntries}. */
+  static void extract(InputStream tarGz, Path intoDir, long maxBytes, int maxEntries) throws IOException {
     Files.createDirectories(intoDir);
     Path root = intoDir.toRealPath();
-    InputStream in = new BufferedInputStream(new GZIPInputStream(new NonClosingIn(tarGz), 1 << 16), 1 << 16);
+    InputStream in = new BufferedInputStream(new GZIPInputStream(new TarData.NonClosingIn(tarGz), 1 << 16), 1 << 16);
     Map<String, String[]> links = new TreeMap<>();
     byte[] buf = new byte[1 << 16];
     String longName = null;
@@ -53,6 +65,8 @@ final class TarExtractor {
     String paxLink = null;
     Long paxSize = null;
     long offset = 0;
+    long bytes = 0;
+    int entries = 0;
     while (true) {
       byte[] h = in.readNBytes(BLOCK);
       if (h.length == 0) {
@@ -72,10 +86,17 @@ final class TarExtractor {
       char type = (char) h[156];
       long size = parseNumber(h, 124, 12, name);
       String link = cString(h, 157, 100);
+      if (++entries > maxEntries) {
+        throw new IOException("more than " + maxEntries + " entries, past the cap for a capture; refused");
+      }
+      if (size < 0) {
+        throw new IOException("entry '" + show(name) + "': a negative size");
+      }
       if (type == 'L' || type == 'K' || type == 'x' || type == 'g') {
         if (size > MAX_META) {
-          throw new IOException(name + ": metadata entry too large (" + size + " bytes)");
+          throw new IOException("entry '" + show(name) + "': metadata entry too large (" + size + " bytes)");
         }
+        bytes = count(bytes, size, maxBytes);
         byte[] data = readFully(in, (int) size, name);
         skipPadding(in, size, name);
         offset += size + (BLOCK - size % BLOCK) % BLOCK;
@@ -92,7 +113,10 @@ final class TarExtractor {
                 try {
                   paxSize = Long.parseLong(kv[1]);
                 } catch (NumberFormatException e) {
-                  throw new IOException(name + ": bad pax size " + kv[1]);
+                  paxSize = -1L;
+                }
+                if (paxSize < 0) {
+                  throw new IOException("entry '" + show(name) + "': bad pax size '" + show(kv[1]) + "'");
                 }
               }
               default -> { }
@@ -116,6 +140,7 @@ final class TarExtractor {
       }
       longName = longLink = paxPath = paxLink = null;
       paxSize = null;
+      bytes = count(bytes, size, maxBytes);
 
       List<String> comps = safeName(name);
       if ((type == '0' || type == '\0') && name.endsWith("/")) {
@@ -169,6 +194,7 @@ final class TarExtractor {
             }
             Path file = parent.resolve(comps.get(comps.size() - 1));
             if (!file.equals(from)) {
+              bytes = count(bytes, Files.size(from), maxBytes); // each copy is written out again
               prepareForFile(file, name);
               Files.copy(from, file);
             }
@@ -213,68 +239,11 @@ final class TarExtractor {
     }
   }
 
-  private static void copy(InputStream in, OutputStream out, long size, byte[] buf, String entry) throws IOException {
-    long left = size;
-    while (left > 0) {
-      int n = in.read(buf, 0, (int) Math.min(buf.length, left));
-      if (n < 0) {
-        throw new IOException("entry '" + show(entry) + "': truncated archive (" + left + " bytes missing)");
-      }
-      out.write(buf, 0, n);
-      left -= n;
+  /** The bytes so far plus {@code more}; an IOException when that passes the cap. */
+  private static long count(long sofar, long more, long max) throws IOException {
+    if (more > max - sofar) {
+      throw new IOException("it expands past " + (max >> 20) + " MiB, the cap for a capture; refused");
     }
-  }
-
-  private static byte[] readFully(InputStream in, int size, String entry) throws IOException {
-    byte[] b = in.readNBytes(size);
-    if (b.length < size) {
-      throw new IOException("entry '" + show(entry) + "': truncated archive");
-    }
-    return b;
-  }
-
-  private static void skipFully(InputStream in, long n, String entry) throws IOException {
-    long left = n;
-    while (left > 0) {
-      long s = in.skip(left);
-      if (s <= 0) {
-        if (in.read() < 0) {
-          throw new IOException("entry '" + show(entry) + "': truncated archive");
-        }
-        s = 1;
-      }
-      left -= s;
-    }
-  }
-
-  private static void skipPadding(InputStream in, long size, String entry) throws IOException {
-    long pad = (BLOCK - size % BLOCK) % BLOCK;
-    if (pad > 0) {
-      byte[] b = in.readNBytes((int) pad);
-      if (b.length < pad) {
-        throw new IOException("entry '" + show(entry) + "': truncated archive");
-      }
-    }
-  }
-
-  private static final class NonClosingIn extends InputStream {
-    private final InputStream in;
-
-    NonClosingIn(InputStream in) {
-      this.in = in;
-    }
-
-    @Override
-    public int read() throws IOException {
-      return in.read();
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      return in.read(b, off, len);
-    }
-
-    @Override
-    public void close() {}
+    return sofar + more;
   }
 }

@@ -19,7 +19,8 @@ import java.nio.file.Path;
  * and then checked against the finished tree, so one link cannot smuggle another one out. Also
  * read: GNU long names ({@code L}/{@code K}) and pax {@code path}/{@code linkpath}/{@code size}
  * records, hard links (copied), and device/fifo entries (an empty file: present, like a capture's
- * placeholder).
+ * placeholder). At most 256 MiB of entry data (hard-link copies counted) and 100,000 entries are
+ * extracted: a gzip of zeros is a thousandth of its size, and a capture is a few megabytes.
  */
 public final class TarGz {
   /** The tar block: every header is one, every entry's data is padded to a whole number of them. */

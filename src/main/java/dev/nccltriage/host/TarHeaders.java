@@ -2,6 +2,7 @@ package dev.nccltriage.host;
 
 import static dev.nccltriage.host.TarGz.BLOCK;
 
+import dev.nccltriage.evidence.Printable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -57,8 +58,8 @@ final class TarHeaders {
       stored = -1;
     }
     if (stored != unsigned && stored != signed) {
-      throw new IOException("not a tar archive, or a damaged one: bad header checksum at byte " + at
-          + " (entry '" + show(name) + "')");
+      // no name: the bytes of a header that is not one are noise
+      throw new IOException("not a tar archive, or a damaged one: bad header checksum at byte " + at);
     }
   }
 
@@ -100,14 +101,9 @@ final class TarHeaders {
     return new String(b, off, end - off, StandardCharsets.UTF_8);
   }
 
-  /** An entry name fit for a message: control characters escaped, at most 300 characters. */
+  /** An entry name fit for a message: control characters escaped, at most 120 characters. */
   static String show(String name) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < name.length() && sb.length() < 300; i++) {
-      char c = name.charAt(i);
-      sb.append(c < 0x20 || c == 0x7f ? String.format("\\x%02x", (int) c) : String.valueOf(c));
-    }
-    return sb.length() >= 300 ? sb + "..." : sb.toString();
+    return Printable.line(name, 120);
   }
 
   static boolean allZero(byte[] b) {

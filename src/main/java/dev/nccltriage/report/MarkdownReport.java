@@ -9,7 +9,9 @@ import java.util.List;
 
 /** The report as Markdown, to paste into a ticket: verdict, tree as a table, evidence as code. */
 public final class MarkdownReport {
-  public void write(Report r, PrintStream out) {
+  /** Control characters from the input (a log's BEL or escape sequences) are shown, never sent. */
+  public void write(Report report, PrintStream out) {
+    Report r = PrintableReport.of(report);
     Verdict v = r.verdict();
     out.println("## nccl-triage " + r.command() + ": **" + v.status() + "**"
         + (v.layer().equals("none") ? "" : " — layer `" + v.layer() + "`"));

@@ -20,7 +20,9 @@ public final class TextReport {
     this.style = new Style(colour);
   }
 
-  public void write(Report r, PrintStream out) {
+  /** Control characters from the input (a log's BEL or escape sequences) are shown, never sent: only the style colours. */
+  public void write(Report report, PrintStream out) {
+    Report r = PrintableReport.of(report);
     Verdict v = r.verdict();
     String head = v.status().toUpperCase(Locale.ROOT) + (v.layer().equals("none") ? "" : "  layer: " + v.layer());
     out.println(style.bold("nccl-triage " + r.command() + ": ") + style.bold(style.status(v.status(), head)));

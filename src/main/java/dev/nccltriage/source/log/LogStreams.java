@@ -1,5 +1,6 @@
 package dev.nccltriage.source.log;
 
+import dev.nccltriage.host.IoProblems;
 import java.io.BufferedInputStream;
 import java.io.FileInputStream;
 import java.io.FileNotFoundException;
@@ -43,6 +44,6 @@ final class LogStreams {
     if (e instanceof java.io.EOFException) {
       return new LogInputException(name + ": gzip data ends early (truncated file?)", e);
     }
-    return new LogInputException(name + ": cannot read: " + e.getMessage(), e);
+    return new LogInputException(name + ": cannot read: " + IoProblems.describe(e), e);
   }
 }

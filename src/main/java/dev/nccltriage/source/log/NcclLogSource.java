@@ -1,5 +1,6 @@
 package dev.nccltriage.source.log;
 
+import dev.nccltriage.host.IoProblems;
 import dev.nccltriage.facts.LogFacts;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -144,7 +145,7 @@ public final class NcclLogSource {
     } catch (AccessDeniedException e) {
       throw new LogInputException(name + ": permission denied", e);
     } catch (IOException e) {
-      throw new LogInputException(name + ": cannot read: " + e.getMessage(), e);
+      throw new LogInputException(name + ": cannot read: " + IoProblems.describe(e), e);
     }
   }
 
@@ -253,7 +254,7 @@ public final class NcclLogSource {
       try {
         return part(p, w);
       } catch (IOException e) {
-        throw new LogInputException(p.name() + ": cannot read: " + e.getMessage(), e);
+        throw new LogInputException(p.name() + ": cannot read: " + IoProblems.describe(e), e);
       }
     }
     if (u instanceof Chunk c) {

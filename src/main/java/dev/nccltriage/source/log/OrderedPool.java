@@ -1,5 +1,6 @@
 package dev.nccltriage.source.log;
 
+import dev.nccltriage.host.IoProblems;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -97,7 +98,7 @@ final class OrderedPool<U> {
       }
     } catch (ExecutionException e) {
       throw e.getCause() instanceof LogInputException l ? l
-          : new LogInputException("cannot read: " + e.getCause().getMessage(), e.getCause());
+          : new LogInputException("cannot read: " + IoProblems.describe(e.getCause()), e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LogInputException("interrupted", e);
