@@ -39,6 +39,8 @@ final class Roots {
     } catch (IOException e) {
       throw new NcclTriage.UsageError("cannot prepare the capture: " + e.getMessage());
     }
+    // a signal must not leave the unpacked capture (possibly unredacted) behind
+    dev.nccltriage.host.Cleanup.Task undo = ctx.cleanup().register(() -> deleteTree(extracted));
     try {
       try {
         TarGz.extract(ctx.cwd().resolve(capture), extracted);
@@ -48,6 +50,7 @@ final class Roots {
       return fn.apply(extracted);
     } finally {
       deleteTree(extracted);
+      undo.withdraw();
     }
   }
 
