@@ -45,7 +45,8 @@ final class CaptureCommand implements Callable<Integer> {
   @Option(names = "--pid", paramLabel = "PID", description = "Record /proc/PID (limits, status, environ) of the training process.")
   Long pid;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", description = "Timeout for each external command (default ${DEFAULT-VALUE}).")
+  @Option(names = "--timeout", paramLabel = "SECONDS", description = "Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"
+      + " that. A command past it is killed with everything it started.")
   int timeout = 5;
 
   @Option(names = "--debug", description = "Print stack traces of internal errors.")
