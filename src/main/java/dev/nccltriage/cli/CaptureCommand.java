@@ -1,6 +1,7 @@
 package dev.nccltriage.cli;
 
 import dev.nccltriage.host.BuiltinRunner;
+import dev.nccltriage.host.Cleanup;
 import dev.nccltriage.host.CaptureWriter;
 import dev.nccltriage.host.ExecRunner;
 import dev.nccltriage.host.HostRoot;
@@ -10,12 +11,16 @@ import dev.nccltriage.host.TarGz;
 import dev.nccltriage.facts.PodFacts;
 import dev.nccltriage.source.probe.LadderSource;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,7 +45,8 @@ final class CaptureCommand implements Callable<Integer> {
   @Option(names = "--pid", paramLabel = "PID", description = "Record /proc/PID (limits, status, environ) of the training process.")
   Long pid;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", description = "Timeout for each external command (default ${DEFAULT-VALUE}).")
+  @Option(names = "--timeout", paramLabel = "SECONDS", description = "Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"
+      + " that. A command past it is killed with everything it started.")
   int timeout = 5;
 
   @Option(names = "--debug", description = "Print stack traces of internal errors.")
@@ -51,52 +57,125 @@ final class CaptureCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws IOException {
+  public Integer call() {
     Path out = ctx.cwd().resolve(output);
-    String name = out.getFileName().toString();
+    String name = out.getFileName() == null ? "" : out.getFileName().toString();
     boolean archive = name.endsWith(".tar.gz") || name.endsWith(".tgz");
     if (timeout < 1) {
       throw new NcclTriage.UsageError("--timeout must be at least 1 second");
     }
     Path dir;
-    if (archive) {
-      if (Files.exists(out)) {
-        throw new NcclTriage.UsageError(output + ": already exists; choose a new file name");
-      }
-      dir = Files.createTempDirectory("nccl-triage-capture");
-    } else {
-      if (Files.exists(out) && (!Files.isDirectory(out) || !isEmpty(out))) {
-        throw new NcclTriage.UsageError(output + ": exists and is not an empty directory");
-      }
-      dir = Files.createDirectories(out);
-    }
+    Path made; // what this run creates, removed unless the capture is complete
     try {
-      CaptureWriter writer = new CaptureWriter(dir);
-      HostRoot root = new HostRoot(Path.of("/"), writer);
-      RecordingRunner runner = new RecordingRunner(
-          new BuiltinRunner(new ExecRunner(Duration.ofSeconds(timeout), ctx.env(), 1 << 20)), dir);
-      PodFacts pod = new LadderSource(root, runner, ctx.env(), pid).probe();
-      root.read("/proc/sys/kernel/hostname"); // recorded, so --redact knows the Pod's name
-      writer.writeEnv(pod.env());
-      Map<String, String> meta = new LinkedHashMap<>();
-      meta.put("tool", "nccl-triage " + NcclTriage.version());
-      meta.put("captured", ctx.clock().instant().toString());
-      meta.put("envOf", pod.envOf());
-      writer.writeMeta(meta);
-      if (redact) {
-        new Redactor().redactTree(dir);
-      }
       if (archive) {
-        TarGz.write(dir, out);
+        if (Files.exists(out, LinkOption.NOFOLLOW_LINKS)) {
+          throw new NcclTriage.UsageError(output + ": already exists; choose a new file name");
+        }
+        dir = Files.createTempDirectory("nccl-triage-capture");
+        made = dir;
+      } else {
+        if (Files.exists(out) && (!Files.isDirectory(out) || !isEmpty(out))) {
+          throw new NcclTriage.UsageError(output + ": exists and is not an empty directory");
+        }
+        made = firstMissing(out);
+        dir = Files.createDirectories(out);
       }
+    } catch (IOException e) {
+      throw new NcclTriage.UsageError("cannot write the capture to " + output + ": " + IoErrors.describe(e, out));
+    }
+    // a signal (Kubernetes' SIGTERM, Ctrl-C) must not leave unredacted files or half a capture
+    CountDownLatch stopped = new CountDownLatch(1);
+    Cleanup.Task undo = ctx.cleanup().register(() -> {
+      awaitQuietly(stopped);
+      removePartial(archive, out, dir, made);
+    });
+    boolean written = false;
+    try {
+      record(dir, out, archive);
+      written = undo.withdraw();
+      if (!written) {
+        throw new Cleanup.Interrupted();
+      }
+    } catch (IOException | UncheckedIOException e) {
+      IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
+      throw new NcclTriage.UsageError("cannot write the capture to " + output + ": " + IoErrors.describe(io, out));
     } finally {
       if (archive) {
         Roots.deleteTree(dir);
       }
+      if (!written) {
+        undo.withdraw();
+        removePartial(archive, out, dir, made);
+      }
+      stopped.countDown();
     }
     ctx.err().println("nccl-triage: capture written to " + output + (redact ? " (redacted)" : "")
         + "; replay it with: nccl-triage check " + (archive ? "--capture " : "--root ") + output);
     return ExitCode.HEALTHY.code();
+  }
+
+  private void record(Path dir, Path out, boolean archive) throws IOException {
+    CaptureWriter writer = new CaptureWriter(dir);
+    HostRoot root = new HostRoot(Path.of("/"), writer);
+    Duration each = Duration.ofSeconds(timeout);
+    RecordingRunner runner = new RecordingRunner(
+        new BuiltinRunner(new ExecRunner(each, each.multipliedBy(2), ctx.env(), 1 << 20, ctx.cleanup())), dir);
+    PodFacts pod = new LadderSource(root, runner, ctx.env(), pid).probe();
+    root.read("/proc/sys/kernel/hostname"); // recorded, so --redact knows the Pod's name
+    writer.writeEnv(pod.env());
+    Map<String, String> meta = new LinkedHashMap<>();
+    meta.put("tool", "nccl-triage " + NcclTriage.version());
+    meta.put("captured", ctx.clock().instant().toString());
+    meta.put("envOf", pod.envOf());
+    writer.writeMeta(meta);
+    if (writer.storageFailure() != null) {
+      throw writer.storageFailure();
+    }
+    if (redact) {
+      new Redactor().redactTree(dir);
+    }
+    if (archive) {
+      TarGz.write(dir, out);
+    }
+  }
+
+  /** The capture folder (or the folder above it) that this run creates; null if it exists. */
+  private static Path firstMissing(Path out) {
+    Path made = null;
+    for (Path p = out.toAbsolutePath().normalize(); p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS);
+        p = p.getParent()) {
+      made = p;
+    }
+    return made;
+  }
+
+  /** Removes what an unfinished capture left: the archive, the folder made for it, or its contents. */
+  private static void removePartial(boolean archive, Path out, Path dir, Path made) {
+    if (archive) {
+      Roots.deleteTree(dir);
+      try {
+        Files.deleteIfExists(out);
+      } catch (IOException e) {
+        // nothing more can be done; the error that stopped the capture is reported
+      }
+    } else if (made != null) {
+      Roots.deleteTree(made);
+    } else {
+      try (Stream<Path> s = Files.list(dir)) {
+        s.forEach(Roots::deleteTree);
+      } catch (IOException e) {
+        // as above
+      }
+    }
+  }
+
+  /** The shutdown hook waits (bounded) for the command to stop writing before deleting. */
+  private static void awaitQuietly(CountDownLatch stopped) {
+    try {
+      stopped.await(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static boolean isEmpty(Path dir) throws IOException {

@@ -6,7 +6,14 @@ public enum ExitCode {
   PROBLEM(1),
   USAGE(2),
   INCONCLUSIVE(3),
-  INTERNAL(4);
+  INTERNAL(4),
+  /**
+   * Stopped by a signal. A real run never returns it: the JVM exits 128+signal (143 for SIGTERM,
+   * 130 for SIGINT, 129 for SIGHUP) once the cleanup is done; in-process runs see 130.
+   */
+  INTERRUPTED(130),
+  /** Standard output is a closed pipe (EPIPE): quiet, as a tool killed by SIGPIPE (128+13). */
+  BROKEN_PIPE(141);
 
   private final int code;
 

@@ -13,7 +13,8 @@ final class LadderOptions {
   @Option(names = "--capture", paramLabel = "FILE.tar.gz", description = "Replay a capture archive made by `nccl-triage capture`.")
   Path capture;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", description = "Timeout for each external command (default ${DEFAULT-VALUE}).")
+  @Option(names = "--timeout", paramLabel = "SECONDS", description = "Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"
+      + " that. A command past it is killed with everything it started.")
   int timeout = 5;
 
   @Option(names = "--pid", paramLabel = "PID", description = "Judge memlock, capabilities and NCCL_* of the training process PID instead of this one.")

@@ -33,8 +33,11 @@ final class LadderRun {
     ctx.preload().rules();
     return Roots.with(ctx, o.root, o.capture, rootDir -> {
       HostRoot root = new HostRoot(rootDir);
+      // each command gets --timeout; all of them (a first round together, then the plain-text
+      // fallbacks one by one) twice that, so an initContainer finishes in a known time
+      Duration each = Duration.ofSeconds(o.timeout);
       CommandRunner runner = root.live()
-          ? new BuiltinRunner(new ExecRunner(Duration.ofSeconds(o.timeout), ctx.env(), 1 << 20))
+          ? new BuiltinRunner(new ExecRunner(each, each.multipliedBy(2), ctx.env(), 1 << 20, ctx.cleanup()))
           : new ReplayRunner(rootDir);
       PodFacts pod = new LadderSource(root, runner, ctx.env(), o.pid).probe();
       LogFacts logFacts = null;

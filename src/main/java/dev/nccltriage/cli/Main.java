@@ -1,5 +1,6 @@
 package dev.nccltriage.cli;
 
+import dev.nccltriage.host.Cleanup;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,12 +21,15 @@ public final class Main {
 
   public static void main(String[] args) {
     Preload preload = Preload.forArgs(args); // first: it runs while the rest of start-up does
-    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
+    StdoutErrors stdout = new StdoutErrors(new java.io.FileOutputStream(java.io.FileDescriptor.out));
+    PrintStream out = new PrintStream(stdout, false, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
+    // SIGTERM (Kubernetes), SIGINT and SIGHUP run shutdown hooks: kill live probes, remove partial captures
+    Cleanup cleanup = new Cleanup();
+    Runtime.getRuntime().addShutdownHook(new Thread(cleanup::run, "nccl-triage-cleanup"));
     Context ctx = new Context(System.in, out, err, System.getenv(), Path.of("").toAbsolutePath(),
-        isTerminal(1), isTerminal(2), java.time.Clock.systemUTC(), preload);
+        isTerminal(1), isTerminal(2), java.time.Clock.systemUTC(), preload, cleanup);
     int code = NcclTriage.mainWithoutExit(ctx, args);
-    out.flush();
-    System.exit(code);
+    System.exit(stdout.exitCode(code, out, err));
   }
 }

@@ -63,6 +63,20 @@ public final class NcclTriage implements Runnable {
         ctx.err().println("nccl-triage: " + u.getMessage());
         return ExitCode.USAGE.code();
       }
+      if (interrupted(ex)) {
+        // a signal stopped the run and the cleanup undid its work; the JVM exits 128+signal
+        ctx.err().println("nccl-triage: interrupted; nothing was written");
+        return ExitCode.INTERRUPTED.code();
+      }
+      java.io.IOException io = IoErrors.find(ex);
+      if (io != null) {
+        // the environment (a full disk, a read-only or missing folder), not a bug
+        if (debug) {
+          ex.printStackTrace(ctx.err());
+        }
+        ctx.err().println("nccl-triage: " + IoErrors.describe(io));
+        return ExitCode.USAGE.code();
+      }
       if (debug) {
         ex.printStackTrace(ctx.err());
       } else {
@@ -73,6 +87,15 @@ public final class NcclTriage implements Runnable {
     });
     cl.setExitCodeExceptionMapper(t -> ExitCode.INTERNAL.code());
     return cl.execute(args);
+  }
+
+  private static boolean interrupted(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof dev.nccltriage.host.Cleanup.Interrupted) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The whole command tree (help, completion, man pages). */

@@ -56,6 +56,8 @@ final class Roots {
     } catch (IOException e) {
       throw new NcclTriage.UsageError("cannot prepare the capture: " + IoProblems.describe(e));
     }
+    // a signal must not leave the unpacked capture (possibly unredacted) behind
+    dev.nccltriage.host.Cleanup.Task undo = ctx.cleanup().register(() -> deleteTree(extracted));
     try {
       try {
         TarGz.extract(archive, extracted);
@@ -70,6 +72,7 @@ final class Roots {
       return fn.apply(extracted);
     } finally {
       deleteTree(extracted);
+      undo.withdraw();
     }
   }
 

@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  * read of its env (see {@link CaptureScope}).
  *
  * <p>Thread-safe: probes run concurrently. A listener must not change what the probe sees, so no
- * method throws; what could not be recorded is listed by {@link #problems()}.
+ * method throws; what could not be recorded is listed by {@link #problems()}, and a failure of
+ * the capture's own disk (full, read-only, an I/O error) by {@link #storageFailure()}.
  */
 public final class CaptureWriter implements ReadListener {
   private static final int MAX_PROBLEMS = 200;
@@ -48,6 +49,7 @@ public final class CaptureWriter implements ReadListener {
   private final CaptureTree tree;
   private final List<String> problems = new ArrayList<>();
   private final Object lock = new Object();
+  private IOException storageFailure;
 
   /** A writer for reads of the live host ({@code /}). */
   public CaptureWriter(Path captureDir) throws IOException {
@@ -68,6 +70,17 @@ public final class CaptureWriter implements ReadListener {
   /** The capture folder (its real path). */
   public Path captureDir() {
     return capture;
+  }
+
+  /**
+   * The first write that failed because of where the capture is written, not what was read: a
+   * full disk, a quota, a read-only file system, a size limit, an I/O error. A capture missing
+   * such files is incomplete and must not be declared written.
+   */
+  public IOException storageFailure() {
+    synchronized (lock) {
+      return storageFailure;
+    }
   }
 
   /** What could not be recorded, one line each, in order (at most 200). */
@@ -94,6 +107,7 @@ public final class CaptureWriter implements ReadListener {
         Files.write(q, bytes);
         tree.forgetPlaceholder(q);
       } catch (IOException | RuntimeException e) {
+        noteStorage(e);
         problem("file " + absPath + ": " + e.getMessage());
       }
     }
@@ -125,6 +139,7 @@ public final class CaptureWriter implements ReadListener {
           tree.placeholder(d.resolve(name));
         }
       } catch (IOException | RuntimeException e) {
+        noteStorage(e);
         problem("dir " + absPath + ": " + e.getMessage());
       }
     }
@@ -147,6 +162,7 @@ public final class CaptureWriter implements ReadListener {
           tree.placeholderAt(comps);
         }
       } catch (IOException | RuntimeException e) {
+        noteStorage(e);
         problem("exists " + absPath + ": " + e.getMessage());
       }
     }
@@ -173,6 +189,7 @@ public final class CaptureWriter implements ReadListener {
           tree.placeholderAt(comps);
         }
       } catch (IOException | RuntimeException e) {
+        noteStorage(e);
         problem("open " + absPath + ": " + e.getMessage());
       }
     }
@@ -220,6 +237,7 @@ public final class CaptureWriter implements ReadListener {
           tree.replaceWithFile(q, target);
         }
       } catch (IOException | RuntimeException e) {
+        noteStorage(e);
         problem("link " + absPath + ": " + e.getMessage());
       }
     }
@@ -256,6 +274,16 @@ public final class CaptureWriter implements ReadListener {
       }
     }
     return sb.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static final List<String> STORAGE_ERRORS = List.of("No space left on device", "Disk quota exceeded",
+      "Read-only file system", "File too large", "Input/output error");
+
+  private void noteStorage(Exception e) {
+    String m = e instanceof IOException ? String.valueOf(e.getMessage()) : "";
+    if (storageFailure == null && STORAGE_ERRORS.stream().anyMatch(m::contains)) {
+      storageFailure = (IOException) e;
+    }
   }
 
   private void problem(String line) {
