@@ -44,7 +44,7 @@ public final class KernelVersion {
         }
       }
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return new Result(0, 0, null, null);
   }

@@ -120,7 +120,7 @@ public final class NvidiaSmiTopo {
         p.line(raw);
       }
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return p.result();
   }

@@ -166,7 +166,7 @@ public final class SysfsPort {
         cur.put(key, value);
       }
     } catch (RuntimeException e) {
-      // defensive: keep what was parsed
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     flush(out, cur);
     return new Result(out);
