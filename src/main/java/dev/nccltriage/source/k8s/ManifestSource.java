@@ -151,7 +151,14 @@ public final class ManifestSource {
     }
     List<Found> found = new ArrayList<>();
     walk(doc, "", 1, found);
-    long pods = found.stream().mapToLong(Found::pods).sum();
+    long pods = 0;
+    for (Found f : found) {
+      try {
+        pods = pods < 0 || f.pods() < 0 ? -1 : Math.addExact(pods, f.pods());
+      } catch (ArithmeticException tooMany) {
+        pods = -1;
+      }
+    }
     for (Found f : found) {
       sink.accept(new TemplateFacts(siteRdma, file, window::line, kind, name == null ? "?" : name, f, pods).build());
     }
@@ -169,8 +176,14 @@ public final class ManifestSource {
       }
       long here = pods;
       for (Map.Entry<String, Node> e : n.map().entrySet()) {
-        if (COUNT_KEYS.contains(e.getKey()) && e.getValue().value() instanceof Number) {
-          here *= Math.max(0, e.getValue().number(1));
+        if (here >= 0 && COUNT_KEYS.contains(e.getKey()) && e.getValue().value() instanceof Number) {
+          long count = e.getValue().number(-1);
+          // a count that does not fit, or a product that does not, leaves the number of pods unknown (-1)
+          try {
+            here = count < 0 ? -1 : Math.multiplyExact(here, count);
+          } catch (ArithmeticException tooMany) {
+            here = -1;
+          }
         }
       }
       for (Map.Entry<String, Node> e : n.map().entrySet()) {

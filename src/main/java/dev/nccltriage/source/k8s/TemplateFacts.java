@@ -56,7 +56,7 @@ final class TemplateFacts {
     int tplLine = f.path().isEmpty() && tpl.get("kind").present() ? metadata.present() ? metadata.keyLine()
         : tpl.line() : tpl.keyLine();
     facts.put("k8s.kind", kind, List.of(ev(tplLine, null)));
-    facts.put("k8s.pods", pods, List.of());
+    facts.put("k8s.pods", pods < 0 ? null : (Long) pods, List.of()); // unknown when a count does not fit
 
     List<Node> containers = spec.get("containers").list();
     List<Evidence> gpu = new ArrayList<>();

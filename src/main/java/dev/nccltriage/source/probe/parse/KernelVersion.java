@@ -28,7 +28,7 @@ public final class KernelVersion {
   }
 
   private static final Pattern RELEASE =
-      Pattern.compile("(?:^|\\s)((\\d{1,4})\\.(\\d{1,4})(?:\\.(\\d{1,6}))?[^\\s]*)");
+      Pattern.compile("(?:^|\\s)((\\d{1,4})\\.(\\d{1,4})(?!\\d)(?:\\.(\\d{1,6})(?!\\d))?[^\\s]*)");
 
   private KernelVersion() {}
 
