@@ -28,6 +28,7 @@ public final class NcclTestsParser {
   private static final Pattern OOB = Pattern.compile("^#\\s*Out of bounds values\\s*:\\s*(\\d+)");
   private static final Pattern NCCL = Pattern.compile("\\bNCCL (INFO|WARN|TRACE)\\b");
   private static final Pattern INT = Pattern.compile("-?\\d+");
+  private static final Pattern WORD = Pattern.compile("[A-Za-z]\\w*");
   private static final Pattern NAME = Pattern.compile(
       "(all_reduce|all_gather|reduce_scatter|alltoallv|alltoall|broadcast|reduce|sendrecv|gather|scatter|hypercube)");
 
@@ -89,7 +90,7 @@ public final class NcclTestsParser {
     }
     String[] t = line.split("\\s+");
     if (t.length < 8 || !INT.matcher(t[0]).matches() || !INT.matcher(t[1]).matches()
-        || !t[2].matches("[A-Za-z][\\w]*") || !t[3].matches("[A-Za-z][\\w]*")) {
+        || !WORD.matcher(t[2]).matches() || !WORD.matcher(t[3]).matches()) {
       return;
     }
     BwRun.Row row = row(t, layout != null ? layout : guess(t));
