@@ -15,15 +15,16 @@ import dev.nccltriage.rules.Rule;
 import dev.nccltriage.rules.RuleSet;
 import dev.nccltriage.rules.Verdict;
 import dev.nccltriage.source.bw.BwRun;
+import dev.nccltriage.source.bw.LineTee;
 import dev.nccltriage.source.bw.NcclTestsParser;
 import dev.nccltriage.source.log.LogInputException;
 import dev.nccltriage.source.log.NcclLogSource;
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
+import java.io.BufferedInputStream;
+import java.io.FileInputStream;
+import java.io.FileNotFoundException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,6 +65,9 @@ final class BwCommand implements Callable<Integer> {
       "B-healthy", new String[] {"healthy", null},
       "B-unknown", new String[] {"unknown", null});
 
+  /** Longer lines are cut (an nccl-tests line is under 200 bytes; the log reader cuts at the same length). */
+  private static final int MAX_LINE = 64 * 1024;
+
   private final Context ctx;
 
   @Parameters(paramLabel = "FILE", arity = "0..1", description = "nccl-tests output; '-' or none reads stdin.")
@@ -103,9 +107,25 @@ final class BwCommand implements Callable<Integer> {
       throw new NcclTriage.UsageError("--rate must be above 0 (Gb/s per port)");
     }
     String name = file == null ? "-" : file;
-    byte[] bytes = read(name);
-    BwRun run = new NcclTestsParser().parse(new BufferedReader(new InputStreamReader(
-        new ByteArrayInputStream(bytes), StandardCharsets.UTF_8)), name.equals("-") ? null : name);
+    NcclTestsParser parser = new NcclTestsParser();
+    LogFacts embedded = null;
+    LogInputException embeddedError = null;
+    try (InputStream raw = open(name)) {
+      LineTee tee = new LineTee(gunzipped(raw), parser::accept, MAX_LINE);
+      if (log == null) {
+        // NCCL lines in the same output are read as a log in the same pass: the input is read once,
+        // never held (it may be stdin). Used only when the output has NCCL lines, as before.
+        try {
+          embedded = new NcclLogSource(tee, 1).read(List.of("-"), ctx.cwd());
+        } catch (LogInputException e) {
+          embeddedError = e;
+        }
+      }
+      tee.drain();
+    } catch (IOException e) {
+      throw new NcclTriage.UsageError(name + ": cannot read: " + e.getMessage());
+    }
+    BwRun run = parser.finish(name.equals("-") ? null : name);
     if (run.rows().isEmpty()) {
       throw new NcclTriage.UsageError(name + ": no nccl-tests size rows found");
     }
@@ -115,7 +135,10 @@ final class BwCommand implements Callable<Integer> {
       if (log != null) {
         logFacts = new NcclLogSource(ctx.in(), 1).read(List.of(log), ctx.cwd());
       } else if (run.ncclLines() > 0) {
-        logFacts = new NcclLogSource(new ByteArrayInputStream(bytes), 1).read(List.of("-"), ctx.cwd());
+        if (embeddedError != null) {
+          throw embeddedError;
+        }
+        logFacts = embedded;
       }
     } catch (LogInputException e) {
       throw new NcclTriage.UsageError(e.getMessage());
@@ -160,23 +183,35 @@ final class BwCommand implements Callable<Integer> {
     return Reports.exitCode(verdict, common.failOn);
   }
 
-  private byte[] read(String name) {
-    try {
-      byte[] b;
-      if (name.equals("-")) {
-        b = ctx.in().readAllBytes();
-      } else {
-        b = Files.readAllBytes(ctx.cwd().resolve(name));
-      }
-      if (b.length > 1 && (b[0] & 0xff) == 0x1f && (b[1] & 0xff) == 0x8b) {
-        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(b))) {
-          b = in.readAllBytes();
+  private InputStream open(String name) {
+    if (name.equals("-")) {
+      return new FilterInputStream(ctx.in()) {
+        @Override
+        public void close() {
+          // stdin is not ours to close
         }
-      }
-      return b;
-    } catch (IOException e) {
-      throw new NcclTriage.UsageError(name + ": " + e.getMessage());
+      };
     }
+    Path path = ctx.cwd().resolve(name);
+    if (Files.isDirectory(path)) {
+      throw new NcclTriage.UsageError(name + ": is a directory, not nccl-tests output");
+    }
+    try {
+      // FileInputStream, not Files.newInputStream: the latter's available() seeks, which a pipe refuses
+      return new FileInputStream(path.toFile());
+    } catch (FileNotFoundException e) {
+      throw new NcclTriage.UsageError(name + ": " + (Files.exists(path) ? "permission denied" : "no such file"));
+    }
+  }
+
+  /** The text of the output: gunzipped when it starts with gzip's magic bytes. */
+  private static InputStream gunzipped(InputStream raw) throws IOException {
+    BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+    in.mark(2);
+    int b0 = in.read();
+    int b1 = in.read();
+    in.reset();
+    return b0 == 0x1f && b1 == 0x8b ? new GZIPInputStream(in, 1 << 16) : in;
   }
 
   private static Verdict bwVerdict(Engine engine, RuleSet rules, FactSet facts, Rule.Lint chosen, String hypothesis) {
@@ -207,7 +242,8 @@ final class BwCommand implements Callable<Integer> {
     List<BwSection.Size> sizes = run.rows().stream().map(r -> new BwSection.Size(r.bytes(), r.type(),
         r.outOfPlace().busbw(), r.inPlace() == null ? null : r.inPlace().busbw(), r.wrong())).toList();
     return new BwSection(run.collective(), run.collectiveFrom(), run.generation(),
-        run.ranks().isEmpty() ? null : run.ranks().size(), run.ranks().isEmpty() ? null : run.hosts().size(),
+        run.ranks() == 0 ? null : (int) Math.min(run.ranks(), Integer.MAX_VALUE),
+        run.ranks() == 0 || !run.allHosts() ? null : run.hosts().size(),
         run.hosts(), num(facts, "bw.busbw"), BwFactSet.busbwBasis(run), num(facts, "bw.peakBusbw"),
         run.avgBusbw(), num(facts, "bw.expected"),
         facts.get("bw.hcas").map(v -> ((Number) v.value()).intValue()).orElse(null), num(facts, "bw.rateGbps"),

@@ -12,7 +12,6 @@ import dev.nccltriage.source.k8s.ManifestSource;
 import dev.nccltriage.source.k8s.PodTemplate;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -38,6 +37,9 @@ import picocli.CommandLine.Parameters;
 final class LintCommand implements Callable<Integer> {
   /** The lints this command runs: Kubernetes lints and the NCCL env lints. */
   static final Predicate<Rule.Lint> LINTS = l -> l.id().startsWith("K-") || l.id().startsWith("L-env-");
+
+  /** Findings of one rule shown in full; past this they are counted (a cluster can repeat one mistake 10^5 times). */
+  static final int MAX_FINDINGS_PER_RULE = 200;
 
   private final Context ctx;
 
@@ -75,53 +77,53 @@ final class LintCommand implements Callable<Integer> {
       version = Version.parse(ncclVersion);
     }
     RuleSet rules = ctx.preload().ruleSet(common.rulesDir(ctx));
+    Version stated = version;
     ManifestSource source = new ManifestSource(ctx.in(), Set.copyOf(rdmaResources));
+    Engine engine = new Engine(rules);
+    LintReport.Findings findings = new LintReport.Findings(MAX_FINDINGS_PER_RULE);
     List<LintReport.Input> inputStats = new ArrayList<>();
-    List<PodTemplate> templates = new ArrayList<>();
+    long templates = 0;
     for (String in : inputs) {
-      List<PodTemplate> mine;
+      ManifestSource.Counts counts;
       try {
-        mine = source.read(List.of(in), ctx.cwd());
+        // each template is linted as it is read and then dropped: a cluster's worth of YAML is streamed
+        counts = source.read(in, ctx.cwd(), t -> lint(engine, t, stated, findings));
       } catch (ManifestException e) {
         throw new NcclTriage.UsageError(e.getMessage());
       }
-      long objects = mine.stream().map(t -> t.kind() + "/" + t.name()).distinct().count();
-      inputStats.add(new LintReport.Input(in, (int) objects, mine.size()));
-      templates.addAll(mine);
+      inputStats.add(new LintReport.Input(in, counts.objects(), counts.templates()));
+      templates += counts.templates();
     }
-    Engine engine = new Engine(rules);
-    List<LintReport.Finding> findings = new ArrayList<>();
-    for (PodTemplate t : templates) {
-      if (version != null) {
-        // stated by the user, so no line of the manifest is its evidence (as with --expect-hcas)
-        t.facts().put("log.ncclVersion", version, List.of());
-      }
-      List<LintReport.Finding> mine = new ArrayList<>();
-      for (Verdict.Finding f : engine.lints(t.facts(), LINTS)) {
-        Evidence at = f.evidence().isEmpty() ? new Evidence(t.file(), t.line(), "") : f.evidence().get(0);
-        String container = t.containerAt().get(at.line());
-        mine.add(new LintReport.Finding(t.file(), at.line(), f.rule(), f.severity(), f.layer(), f.message(), f.fix(),
-            new LintReport.Target(t.kind(), t.name(), t.path(), container), f.evidence()));
-      }
-      mine.sort(Comparator.comparingLong(LintReport.Finding::line).thenComparing(LintReport.Finding::rule));
-      findings.addAll(mine);
-    }
-    Set<String> severities = new LinkedHashSet<>();
-    findings.forEach(f -> severities.add(f.severity()));
-    String status = templates.isEmpty() ? "no-pod-template" : severities.contains("problem") ? "problem"
-        : severities.contains("warn") ? "warn" : "healthy";
-    LintReport report = new LintReport(NcclTriage.version(), inputStats, status, findings);
+    String status = templates == 0 ? "no-pod-template" : findings.count("problem") > 0 ? "problem"
+        : findings.count("warn") > 0 ? "warn" : "healthy";
+    LintReport report = LintReport.of(NcclTriage.version(), inputStats, status, findings);
     switch (output) {
       case json -> report.writeJson(ctx.out());
       case markdown -> report.writeMarkdown(ctx.out());
       default -> report.writeText(ctx.out());
     }
     ctx.out().flush();
-    if (templates.isEmpty()) {
+    if (templates == 0) {
       ctx.err().println("nccl-triage: no pod template found in " + String.join(", ", inputs));
       return ExitCode.INCONCLUSIVE.code();
     }
-    boolean fail = severities.contains("problem") || (common.failOn == FailOn.warn && severities.contains("warn"));
+    boolean fail = findings.count("problem") > 0 || (common.failOn == FailOn.warn && findings.count("warn") > 0);
     return fail ? ExitCode.PROBLEM.code() : ExitCode.HEALTHY.code();
+  }
+
+  private static void lint(Engine engine, PodTemplate t, Version version, LintReport.Findings into) {
+    if (version != null) {
+      // stated by the user, so no line of the manifest is its evidence (as with --expect-hcas)
+      t.facts().put("log.ncclVersion", version, List.of());
+    }
+    List<LintReport.Finding> mine = new ArrayList<>();
+    for (Verdict.Finding f : engine.lints(t.facts(), LINTS)) {
+      Evidence at = f.evidence().isEmpty() ? new Evidence(t.file(), t.line(), "") : f.evidence().get(0);
+      String container = t.containerAt().get(at.line());
+      mine.add(new LintReport.Finding(t.file(), at.line(), f.rule(), f.severity(), f.layer(), f.message(), f.fix(),
+          new LintReport.Target(t.kind(), t.name(), t.path(), container), f.evidence()));
+    }
+    mine.sort(Comparator.comparingLong(LintReport.Finding::line).thenComparing(LintReport.Finding::rule));
+    mine.forEach(into::add);
   }
 }

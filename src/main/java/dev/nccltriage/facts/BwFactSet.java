@@ -9,32 +9,31 @@ import java.util.List;
  */
 public final class BwFactSet {
   /** Sizes at or above this count as large messages. */
-  public static final long LARGE = 256L << 20;
+  public static final long LARGE = BwRun.LARGE;
 
   private BwFactSet() {}
 
   public static FactSet from(BwRun run, Integer hcas, Double rateGbps, FactSet into) {
     FactSet s = into == null ? new FactSet() : into;
     s.put("bw.collective", run.collective(), List.of());
-    s.put("bw.rows", (long) run.rows().size(), List.of());
-    if (!run.ranks().isEmpty()) {
-      s.put("bw.ranks", (long) run.ranks().size(), List.of());
-      s.put("bw.nodes", (long) run.hosts().size(), List.of());
-      s.put("bw.singleNode", run.hosts().size() == 1, List.of());
+    s.put("bw.rows", run.all().count(), List.of());
+    if (run.ranks() > 0) {
+      s.put("bw.ranks", run.ranks(), List.of());
+      s.put("bw.nodes", run.allHosts() ? (Long) (long) run.hosts().size() : null, List.of());
+      s.put("bw.singleNode", run.allHosts() && run.hosts().size() == 1, List.of());
     } else if (into != null && into.get("job.singleNode").isPresent()) {
       s.put("bw.singleNode", into.get("job.singleNode").get().value(), into.get("job.singleNode").get().evidence());
     }
     s.put("bw.avgBusbw", run.avgBusbw(), List.of());
-    boolean wrong = run.rows().stream().anyMatch(r -> r.wrong() != null && r.wrong() > 0)
-        || run.outOfBounds() != null && run.outOfBounds() > 0;
+    boolean wrong = run.all().wrong() || run.outOfBounds() != null && run.outOfBounds() > 0;
     s.put("bw.wrong", wrong, List.of());
-    if (run.rows().isEmpty()) {
+    if (run.all().count() == 0) {
       return s;
     }
     s.put("bw.maxBytes", run.maxBytes(), List.of());
     Double busbw = largeMessageBusbw(run);
     s.put("bw.busbw", busbw, List.of());
-    s.put("bw.peakBusbw", run.rows().stream().mapToDouble(BwRun.Row::busbw).max().orElse(0), List.of());
+    s.put("bw.peakBusbw", run.all().peak(), List.of());
     Integer ports = hcas;
     if (ports == null && into != null) {
       ports = into.get("ib.hcaPortsMin").map(v -> ((Number) v.value()).intValue()).orElse(null);
@@ -51,19 +50,12 @@ public final class BwFactSet {
 
   /** Mean over the sizes ≥ 256 MB of each row's better busbw; the maximum when none is that large. */
   public static double largeMessageBusbw(BwRun run) {
-    var large = run.rows().stream().filter(r -> r.bytes() >= LARGE).mapToDouble(BwRun.Row::busbw).toArray();
-    if (large.length == 0) {
-      return run.rows().stream().mapToDouble(BwRun.Row::busbw).max().orElse(0);
-    }
-    double sum = 0;
-    for (double d : large) {
-      sum += d;
-    }
-    return Math.round(sum / large.length * 100) / 100.0;
+    BwRun.Rows all = run.all();
+    return all.large() == 0 ? all.peak() : Math.round(all.largeSum() / all.large() * 100) / 100.0;
   }
 
   public static String busbwBasis(BwRun run) {
-    long n = run.rows().stream().filter(r -> r.bytes() >= LARGE).count();
+    long n = run.all().large();
     return n == 0 ? "maximum over all sizes (none reaches 256 MB)" : "mean of the " + n + " size(s) >= 256 MB";
   }
 }

@@ -6,18 +6,57 @@ import dev.nccltriage.evidence.Evidence;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * What {@code nccl-triage lint} found: one finding per lint that fires on a pod template, with the
- * file and line it points to. Rendered as text (grouped by file and object), JSON or markdown.
+ * file and line it points to. Rendered as text (grouped by file and object), JSON or markdown. Past
+ * a number of findings of one rule the rest are only counted ({@code leftOut}); the totals are exact.
  */
-public record LintReport(String version, List<Input> inputs, String status, List<Finding> findings) {
+public record LintReport(String version, List<Input> inputs, String status, List<Finding> findings,
+    List<LeftOut> leftOut, long problems, long warnings) {
 
-  /** One input file: objects and pod templates seen. */
-  public record Input(String file, int objects, int podTemplates) {}
+  /** One input file: objects (with a pod template) and pod templates seen. */
+  public record Input(String file, long objects, long podTemplates) {}
+
+  /** Findings of one rule that were counted but not kept. */
+  public record LeftOut(String rule, String severity, long count) {}
+
+  /** Collects findings in order, keeping at most {@code perRule} of each rule. */
+  public static final class Findings {
+    private final int perRule;
+    private final List<Finding> kept = new ArrayList<>();
+    private final Map<String, Long> perRuleSeen = new HashMap<>();
+    private final Map<String, LeftOut> leftOut = new LinkedHashMap<>();
+    private final Map<String, Long> bySeverity = new HashMap<>();
+
+    public Findings(int perRule) {
+      this.perRule = perRule;
+    }
+
+    public void add(Finding f) {
+      bySeverity.merge(f.severity(), 1L, Long::sum);
+      if (perRuleSeen.merge(f.rule(), 1L, Long::sum) <= perRule) {
+        kept.add(f);
+      } else {
+        leftOut.merge(f.rule(), new LeftOut(f.rule(), f.severity(), 1),
+            (a, b) -> new LeftOut(a.rule(), a.severity(), a.count() + 1));
+      }
+    }
+
+    /** Findings of this severity, kept or not. */
+    public long count(String severity) {
+      return bySeverity.getOrDefault(severity, 0L);
+    }
+  }
+
+  public static LintReport of(String version, List<Input> inputs, String status, Findings f) {
+    return new LintReport(version, inputs, status, List.copyOf(f.kept), List.copyOf(f.leftOut.values()),
+        f.count("problem"), f.count("warn"));
+  }
 
   /** The object a finding is about: kind/name, the template's place in it, the container. */
   public record Target(String kind, String name, String template, String container) {
@@ -38,6 +77,9 @@ public record LintReport(String version, List<Input> inputs, String status, List
     m.put("inputs", inputs);
     m.put("status", status);
     m.put("findings", findings);
+    if (!leftOut.isEmpty()) {
+      m.put("findingsLeftOut", leftOut);
+    }
     ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     out.print(json.writeValueAsString(m));
     out.println();
@@ -60,6 +102,9 @@ public record LintReport(String version, List<Input> inputs, String status, List
       out.println("    " + f.file() + ":" + f.line() + "  [" + f.severity() + "] " + f.message() + " (" + f.rule() + ")");
       out.println("      fix: " + f.fix());
     }
+    for (LeftOut l : leftOut) {
+      out.println(leftOutLine(l));
+    }
     out.println(summary());
   }
 
@@ -77,16 +122,24 @@ public record LintReport(String version, List<Input> inputs, String status, List
             + "` | " + cell(f.message()) + " | " + cell(f.fix()) + " |");
       }
     }
+    if (!leftOut.isEmpty()) {
+      out.println();
+      leftOut.forEach(l -> out.println("- " + leftOutLine(l)));
+    }
   }
 
   private static String cell(String s) {
     return s == null ? "" : s.replace("|", "\\|").replace("\n", " ");
   }
 
+  private static String leftOutLine(LeftOut l) {
+    return l.count() + " more " + l.rule() + " finding" + (l.count() == 1 ? "" : "s") + " (" + l.severity()
+        + ") not shown: the first of each rule are listed, the counts below include all";
+  }
+
   private String summary() {
-    int templates = inputs.stream().mapToInt(Input::podTemplates).sum();
-    long problems = findings.stream().filter(f -> f.severity().equals("problem")).count();
-    long warns = findings.stream().filter(f -> f.severity().equals("warn")).count();
+    long templates = inputs.stream().mapToLong(Input::podTemplates).sum();
+    long warns = warnings;
     List<String> parts = new ArrayList<>();
     parts.add(inputs.size() + (inputs.size() == 1 ? " file, " : " files, ") + templates
         + (templates == 1 ? " pod template" : " pod templates"));

@@ -3,8 +3,10 @@ package dev.nccltriage.source.bw;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -26,72 +28,124 @@ public final class NcclTestsParser {
   private static final Pattern OOB = Pattern.compile("^#\\s*Out of bounds values\\s*:\\s*(\\d+)");
   private static final Pattern NCCL = Pattern.compile("\\bNCCL (INFO|WARN|TRACE)\\b");
   private static final Pattern INT = Pattern.compile("-?\\d+");
+  private static final Pattern WORD = Pattern.compile("[A-Za-z]\\w*");
   private static final Pattern NAME = Pattern.compile(
       "(all_reduce|all_gather|reduce_scatter|alltoallv|alltoall|broadcast|reduce|sendrecv|gather|scatter|hypercube)");
 
   /** Column positions of one table layout. */
   private record Layout(boolean root, int[] time, int[] algbw, int[] busbw, int[] wrong, boolean wrongIsError) {}
 
+  /** Rows kept for the report; the totals ({@link BwRun.Rows}) cover every row. */
+  public static final int MAX_ROWS = 4096;
+  /** Distinct hosts kept; past this the host count is unknown. */
+  public static final int MAX_HOSTS = 65536;
+
+  private String collective;
+  private String from;
+  private String version;
+  private Integer nThread;
+  private Integer nGpus;
+  private Double avg;
+  private Long oob;
+  private long ncclLines;
+  private Layout layout;
+  private long ranks;
+  private final Set<String> hosts = new LinkedHashSet<>();
+  private boolean allHosts = true;
+  private final List<BwRun.Row> rows = new ArrayList<>();
+  private long rowCount;
+  private long large;
+  private double largeSum;
+  private double peak;
+  private long maxBytes;
+  private boolean wrong;
+
   /** Reads the whole output; {@code fileName} (may be null) helps name the collective. */
   public BwRun parse(BufferedReader in, String fileName) throws IOException {
-    String collective = null;
-    String from = null;
-    String version = null;
-    Integer nThread = null;
-    Integer nGpus = null;
-    Double avg = null;
-    Long oob = null;
-    long ncclLines = 0;
-    Layout layout = null;
-    List<BwRun.Rank> ranks = new ArrayList<>();
-    List<BwRun.Row> rows = new ArrayList<>();
     String raw;
     while ((raw = in.readLine()) != null) {
-      String line = PREFIX.matcher(raw.replace("\r", "")).replaceFirst("").strip();
-      if (line.isEmpty()) {
-        continue;
-      }
-      if (NCCL.matcher(line).find()) {
-        ncclLines++;
-        continue;
-      }
-      if (line.startsWith("#")) {
-        Matcher m;
-        if ((m = STARTING.matcher(line)).find()) {
-          collective = m.group(1).replaceAll("_perf(_mpi)?$", "");
-          from = "preamble";
-        } else if ((m = VERSION.matcher(line)).find()) {
-          version = m.group(1);
-        } else if ((m = NTHREAD.matcher(line)).find()) {
-          nThread = intOrNull(m.group(1));
-          nGpus = intOrNull(m.group(2));
-        } else if ((m = RANK.matcher(line)).find()) {
-          Integer rank = intOrNull(m.group(1));
-          Long pid = longOrNull(m.group(2));
-          Integer device = intOrNull(m.group(4));
-          if (rank != null && pid != null && device != null) { // else a garbled line, not a rank
-            ranks.add(new BwRun.Rank(rank, pid, m.group(3), device));
-          }
-        } else if ((m = AVG.matcher(line)).find()) {
-          avg = number(m.group(1));
-        } else if ((m = OOB.matcher(line)).find()) {
-          oob = longOrNull(m.group(1));
-        } else if (line.contains("busbw") && line.contains("size")) {
-          layout = layout(line.substring(1).trim().split("\\s+"));
-        }
-        continue;
-      }
-      String[] t = line.split("\\s+");
-      if (t.length < 8 || !INT.matcher(t[0]).matches() || !INT.matcher(t[1]).matches()
-          || !t[2].matches("[A-Za-z][\\w]*") || !t[3].matches("[A-Za-z][\\w]*")) {
-        continue;
-      }
-      Layout l = layout != null ? layout : guess(t);
-      BwRun.Row row = row(t, l);
-      if (row != null) {
-        rows.add(row);
-      }
+      accept(raw);
     }
+    return finish(fileName);
+  }
+
+  /** NCCL's own lines seen so far. */
+  public long ncclLines() {
+    return ncclLines;
+  }
+
+  /** One line of the output, in order; memory stays bounded however many there are. */
+  public void accept(String raw) {
+    String line = PREFIX.matcher(raw.replace("\r", "")).replaceFirst("").strip();
+    if (line.isEmpty()) {
+      return;
+    }
+    if (NCCL.matcher(line).find()) {
+      ncclLines++;
+      return;
+    }
+    if (line.startsWith("#")) {
+      comment(line);
+      return;
+    }
+    String[] t = line.split("\\s+");
+    if (t.length < 8 || !INT.matcher(t[0]).matches() || !INT.matcher(t[1]).matches()
+        || !WORD.matcher(t[2]).matches() || !WORD.matcher(t[3]).matches()) {
+      return;
+    }
+    BwRun.Row row = row(t, layout != null ? layout : guess(t));
+    if (row != null) {
+      add(row);
+    }
+  }
+
+  private void comment(String line) {
+    Matcher m;
+    if ((m = STARTING.matcher(line)).find()) {
+      collective = m.group(1).replaceAll("_perf(_mpi)?$", "");
+      from = "preamble";
+    } else if ((m = VERSION.matcher(line)).find()) {
+      version = m.group(1);
+    } else if ((m = NTHREAD.matcher(line)).find()) {
+      nThread = intOrNull(m.group(1));
+      nGpus = intOrNull(m.group(2));
+    } else if ((m = RANK.matcher(line)).find()) {
+      // a garbled line (a number that does not fit) is not a rank
+      if (intOrNull(m.group(1)) != null && longOrNull(m.group(2)) != null && intOrNull(m.group(4)) != null) {
+        ranks++;
+        if (hosts.size() < MAX_HOSTS || hosts.contains(m.group(3))) {
+          hosts.add(m.group(3));
+        } else {
+          allHosts = false;
+        }
+      }
+    } else if ((m = AVG.matcher(line)).find()) {
+      avg = number(m.group(1));
+    } else if ((m = OOB.matcher(line)).find()) {
+      oob = longOrNull(m.group(1));
+    } else if (line.contains("busbw") && line.contains("size")) {
+      layout = layout(line.substring(1).trim().split("\\s+"));
+    }
+  }
+
+  private void add(BwRun.Row row) {
+    if (rows.size() < MAX_ROWS) {
+      rows.add(row);
+    }
+    rowCount++;
+    if (row.bytes() >= BwRun.LARGE) {
+      large++;
+      largeSum += row.busbw();
+    }
+    peak = rowCount == 1 ? row.busbw() : Math.max(peak, row.busbw());
+    maxBytes = Math.max(maxBytes, row.bytes());
+    wrong |= row.wrong() != null && row.wrong() > 0;
+  }
+
+  /** The run read so far; {@code fileName} (may be null) helps name the collective. */
+  public BwRun finish(String fileName) {
+    String collective = this.collective;
+    String from = this.from;
     if (collective == null && fileName != null) {
       Matcher m = NAME.matcher(fileName.toLowerCase(Locale.ROOT));
       if (m.find()) {
@@ -100,13 +154,14 @@ public final class NcclTestsParser {
       }
     }
     if (collective == null && !rows.isEmpty()) {
-      collective = infer(rows.get(0), ranks.isEmpty() ? null : ranks.size());
+      collective = infer(rows.get(0), ranks == 0 ? null : (int) Math.min(ranks, Integer.MAX_VALUE));
       from = collective == null ? null : "columns";
     }
     String generation = layout == null ? (rows.isEmpty() ? null : "unknown")
         : !layout.root() ? "<=2.11" : "2.13+";
-    return new BwRun(collective, from, version, nThread, nGpus, List.copyOf(ranks), List.copyOf(rows), avg, oob,
-        generation, ncclLines);
+    return new BwRun(collective, from, version, nThread, nGpus, ranks, List.copyOf(hosts), allHosts,
+        List.copyOf(rows), new BwRun.Rows(rowCount, large, largeSum, peak, maxBytes, wrong), avg, oob, generation,
+        ncclLines);
   }
 
   private static Layout layout(String[] names) {

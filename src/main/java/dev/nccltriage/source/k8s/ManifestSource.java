@@ -7,10 +7,11 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.nccltriage.evidence.Evidence;
 import dev.nccltriage.facts.FactSet;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,89 +21,152 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * Reads multi-document Kubernetes YAML and finds every pod template in it, wherever it sits (an
  * object whose {@code spec.containers} is a list: a Pod itself, a Job's {@code spec.template}, a
  * PyTorchJob's replica specs, a JobSet's replicated jobs, a LeaderWorkerSet's leader and worker
  * templates, a Volcano Job's tasks ...). Each template gets its own {@link FactSet} of {@code k8s.*}
- * and {@code env.NCCL_*} facts, with evidence at the line of the key that matters.
+ * and {@code env.NCCL_*} facts ({@link TemplateFacts}).
+ *
+ * <p>The input is streamed one object at a time: a document, or one item of a top-level {@code items:}
+ * list ({@code kubectl get -A -o yaml} prints the whole cluster as one {@code kind: List} document).
+ * Only that object's tree and lines are held, so memory does not grow with the input; an object
+ * over {@link #MAX_OBJECT_CHARS} is refused (the API server stores at most 1.5 MiB).
  */
 public final class ManifestSource {
   static final String MULTUS = "k8s.v1.cni.cncf.io/networks";
-  private static final Pattern RDMA = Pattern.compile(
-      "^(rdma/.+|nvidia\\.com/hostdev|mellanox\\.com/.+|.*sriov.*|.*rdma.*)$", Pattern.CASE_INSENSITIVE);
-  private static final Pattern GPU = Pattern.compile("^(nvidia\\.com/gpu|nvidia\\.com/mig-.+)$");
-  private static final Pattern NCCL_ENV = Pattern.compile("^NCCL_[A-Z0-9_]+$");
+  /** The largest object (document or list item) read, in characters. */
+  public static final long MAX_OBJECT_CHARS = 8L << 20;
   private static final String NAME = "[a-z0-9]([-a-z0-9.]*[a-z0-9])?";
   private static final Pattern MULTUS_ITEM = Pattern.compile("^(" + NAME + "/)?" + NAME + "(@[A-Za-z0-9_.-]+)?$");
   private static final Set<String> COUNT_KEYS = Set.of("replicas", "parallelism", "size");
 
   private final Set<String> siteRdma;
   private final InputStream stdin;
+  private final YAMLFactory yaml;
 
   public ManifestSource(InputStream stdin, Set<String> siteRdmaResources) {
     this.stdin = stdin;
     this.siteRdma = siteRdmaResources;
+    // SnakeYAML's own cap (3 MB per document) would refuse a large List; objects are capped here instead
+    LoaderOptions options = new LoaderOptions();
+    options.setCodePointLimit(Integer.MAX_VALUE);
+    this.yaml = YAMLFactory.builder().loaderOptions(options).build();
   }
 
-  /** All pod templates of the inputs, in input order. */
-  public List<PodTemplate> read(List<String> inputs, Path cwd) throws ManifestException {
-    List<PodTemplate> out = new ArrayList<>();
-    for (String in : inputs) {
-      String text;
-      try {
-        byte[] bytes = in.equals("-") ? stdin.readAllBytes() : Files.readAllBytes(cwd.resolve(in));
-        text = new String(bytes, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new ManifestException(in + ": cannot read: " + e.getMessage());
-      }
-      out.addAll(parse(in, text));
+  /** What one input held: objects with a pod template, and the templates. */
+  public record Counts(long objects, long templates) {}
+
+  /** Hands each pod template of input {@code in} (a file, or "-" for stdin) to {@code sink}, in order. */
+  public Counts read(String in, Path cwd, Consumer<PodTemplate> sink) throws ManifestException {
+    Reader reader;
+    try {
+      reader = new InputStreamReader(in.equals("-") ? stdin : Files.newInputStream(cwd.resolve(in)),
+          StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ManifestException(in + ": cannot read: " + e.getMessage());
     }
-    return out;
+    try {
+      return parse(in, reader, sink);
+    } finally {
+      if (!in.equals("-")) {
+        try {
+          reader.close();
+        } catch (IOException e) {
+          // read to the end already
+        }
+      }
+    }
   }
 
   /** The pod templates of one file's text; {@code file} names it in evidence. */
   public List<PodTemplate> parse(String file, String text) throws ManifestException {
-    String[] lines = text.split("\r?\n", -1);
-    List<Node> docs = new ArrayList<>();
-    try (JsonParser p = new YAMLFactory().createParser(new StringReader(text))) {
+    List<PodTemplate> out = new ArrayList<>();
+    parse(file, new StringReader(text), out::add);
+    return out;
+  }
+
+  private Counts parse(String file, Reader text, Consumer<PodTemplate> sink) throws ManifestException {
+    LineWindow window = new LineWindow(text, MAX_OBJECT_CHARS);
+    long[] counts = new long[2];
+    try (JsonParser p = yaml.createParser(window)) {
       JsonToken t;
       while ((t = p.nextToken()) != null) {
         if (t == JsonToken.VALUE_NULL) {
           continue; // an empty document
         }
-        docs.add(Node.read(p, 0));
+        window.keepFrom(p.currentTokenLocation().getLineNr());
+        Node doc = t == JsonToken.START_OBJECT ? document(p, file, window, sink, counts) : Node.read(p, 0);
+        emit(file, doc, window, sink, counts);
       }
+    } catch (LineWindow.TooLarge e) {
+      throw new ManifestException(file + ":" + e.line + ": an object larger than " + (MAX_OBJECT_CHARS >> 20)
+          + " MiB (Kubernetes stores at most 1.5 MiB): not a manifest lint reads");
     } catch (JsonProcessingException e) {
       JsonLocation loc = e.getLocation();
       String msg = e.getOriginalMessage().lines().findFirst().orElse("invalid YAML");
       throw new ManifestException(file + ":" + (loc == null ? 1 : loc.getLineNr()) + ": invalid YAML: " + msg);
     } catch (IOException e) {
-      throw new ManifestException(file + ": " + e.getMessage());
+      throw new ManifestException(file + ": cannot read: " + e.getMessage());
     }
-    List<PodTemplate> out = new ArrayList<>();
-    for (Node doc : docs) {
-      if (!doc.isMap()) {
-        continue;
-      }
-      String kind = String.valueOf(doc.get("kind").text());
-      String name = doc.at("metadata", "name").text();
-      if (name == null) {
-        name = doc.at("metadata", "generateName").text();
-      }
-      List<Found> found = new ArrayList<>();
-      walk(doc, "", 1, found);
-      long pods = found.stream().mapToLong(Found::pods).sum();
-      for (Found f : found) {
-        out.add(new Builder(file, lines, kind, name == null ? "?" : name, f, pods).build());
-      }
-    }
-    return out;
+    return new Counts(counts[0], counts[1]);
   }
 
-  private record Found(Node template, String path, long pods) {}
+  /**
+   * A document that is a map; the items of its top-level {@code items:} list are objects of their own,
+   * read and handed on one at a time, and left out of the document.
+   */
+  private Node document(JsonParser p, String file, LineWindow window, Consumer<PodTemplate> sink, long[] counts)
+      throws IOException {
+    int line = p.currentTokenLocation().getLineNr();
+    Map<String, Node> m = new LinkedHashMap<>();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String key = p.currentName();
+      int keyAt = p.currentTokenLocation().getLineNr();
+      if (p.nextToken() == JsonToken.START_ARRAY && key.equals("items")) {
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          window.keepFrom(p.currentTokenLocation().getLineNr());
+          emit(file, Node.read(p, 0), window, sink, counts);
+        }
+        continue;
+      }
+      m.put(key, Node.read(p, keyAt));
+    }
+    return new Node(m, line, line);
+  }
+
+  /** The pod templates of one object. */
+  private void emit(String file, Node doc, LineWindow window, Consumer<PodTemplate> sink, long[] counts) {
+    if (!doc.isMap()) {
+      return;
+    }
+    String kind = String.valueOf(doc.get("kind").text());
+    String name = doc.at("metadata", "name").text();
+    if (name == null) {
+      name = doc.at("metadata", "generateName").text();
+    }
+    List<Found> found = new ArrayList<>();
+    walk(doc, "", 1, found);
+    long pods = 0;
+    for (Found f : found) {
+      try {
+        pods = pods < 0 || f.pods() < 0 ? -1 : Math.addExact(pods, f.pods());
+      } catch (ArithmeticException tooMany) {
+        pods = -1;
+      }
+    }
+    for (Found f : found) {
+      sink.accept(new TemplateFacts(siteRdma, file, window::line, kind, name == null ? "?" : name, f, pods).build());
+    }
+    counts[0] += found.isEmpty() ? 0 : 1;
+    counts[1] += found.size();
+  }
+
+  record Found(Node template, String path, long pods) {}
 
   private static void walk(Node n, String path, long pods, List<Found> out) {
     if (n.isMap()) {
@@ -112,8 +176,14 @@ public final class ManifestSource {
       }
       long here = pods;
       for (Map.Entry<String, Node> e : n.map().entrySet()) {
-        if (COUNT_KEYS.contains(e.getKey()) && e.getValue().value() instanceof Number) {
-          here *= Math.max(0, e.getValue().number(1));
+        if (here >= 0 && COUNT_KEYS.contains(e.getKey()) && e.getValue().value() instanceof Number) {
+          long count = e.getValue().number(-1);
+          // a count that does not fit, or a product that does not, leaves the number of pods unknown (-1)
+          try {
+            here = count < 0 ? -1 : Math.multiplyExact(here, count);
+          } catch (ArithmeticException tooMany) {
+            here = -1;
+          }
         }
       }
       for (Map.Entry<String, Node> e : n.map().entrySet()) {
@@ -128,181 +198,6 @@ public final class ManifestSource {
         walk(item, path + "[" + (label != null ? label : String.valueOf(i)) + "]", pods, out);
         i++;
       }
-    }
-  }
-
-  /** Builds the facts of one pod template. */
-  private final class Builder {
-    private final String file;
-    private final String[] lines;
-    private final String kind;
-    private final String name;
-    private final Found f;
-    private final long pods;
-    private final FactSet facts = new FactSet();
-    private final Map<Long, String> containerAt = new LinkedHashMap<>();
-
-    Builder(String file, String[] lines, String kind, String name, Found f, long pods) {
-      this.file = file;
-      this.lines = lines;
-      this.kind = kind;
-      this.name = name;
-      this.f = f;
-      this.pods = pods;
-    }
-
-    private Evidence ev(int line, String container) {
-      if (container != null) {
-        containerAt.putIfAbsent((long) line, container);
-      }
-      String t = line >= 1 && line <= lines.length ? lines[line - 1].strip() : "";
-      return new Evidence(file, line, t);
-    }
-
-    PodTemplate build() {
-      Node tpl = f.template();
-      Node spec = tpl.get("spec");
-      Node metadata = tpl.get("metadata");
-      int tplLine = f.path().isEmpty() && tpl.get("kind").present() ? metadata.present() ? metadata.keyLine()
-          : tpl.line() : tpl.keyLine();
-      facts.put("k8s.kind", kind, List.of(ev(tplLine, null)));
-      facts.put("k8s.pods", pods, List.of());
-
-      List<Node> containers = spec.get("containers").list();
-      List<Evidence> gpu = new ArrayList<>();
-      List<String> rdma = new ArrayList<>();
-      List<Evidence> rdmaEv = new ArrayList<>();
-      List<Node> rdmaContainers = new ArrayList<>();
-      List<Node> gpuContainers = new ArrayList<>();
-      Map<String, Evidence> env = new LinkedHashMap<>();
-      Map<String, String> envValue = new LinkedHashMap<>();
-      Map<String, Node> shmMounts = new LinkedHashMap<>();
-      for (Node c : containers) {
-        String cname = String.valueOf(c.get("name").text());
-        boolean cGpu = false;
-        boolean cRdma = false;
-        for (String sect : List.of("limits", "requests")) {
-          for (Map.Entry<String, Node> r : c.at("resources", sect).map().entrySet()) {
-            String res = r.getKey();
-            if (GPU.matcher(res).matches() && r.getValue().number(1) > 0) {
-              if (!cGpu) {
-                gpu.add(ev(r.getValue().keyLine(), cname));
-              }
-              cGpu = true;
-            } else if ((RDMA.matcher(res).matches() || siteRdma.contains(res)) && r.getValue().number(1) > 0) {
-              if (!rdma.contains(res)) {
-                rdma.add(res);
-                rdmaEv.add(ev(r.getValue().keyLine(), cname));
-              }
-              cRdma = true;
-            }
-          }
-        }
-        if (cGpu) {
-          gpuContainers.add(c);
-        }
-        if (cRdma) {
-          rdmaContainers.add(c);
-        }
-        for (Node e : c.get("env").list()) {
-          String n = e.get("name").text();
-          if (n == null || !NCCL_ENV.matcher(n).matches() || env.containsKey(n)) {
-            continue;
-          }
-          Node v = e.get("value");
-          String value = v.present() ? v.text() : e.get("valueFrom").present() ? null : "";
-          if (value == null) {
-            continue;
-          }
-          env.put(n, ev(v.present() ? v.keyLine() : e.get("name").keyLine(), cname));
-          envValue.put(n, value);
-        }
-        for (Node m : c.get("volumeMounts").list()) {
-          if ("/dev/shm".equals(m.get("mountPath").text()) && m.get("name").text() != null) {
-            shmMounts.putIfAbsent(m.get("name").text(), m.get("mountPath"));
-            containerAt.putIfAbsent((long) m.get("mountPath").keyLine(), cname);
-          }
-        }
-      }
-      Node first = gpuContainers.isEmpty() ? containers.isEmpty() ? Node.MISSING : containers.get(0)
-          : gpuContainers.get(0);
-      Evidence firstEv = ev(first.get("name").present() ? first.get("name").keyLine() : first.line(),
-          first.get("name").text());
-
-      facts.put("k8s.gpuRequested", !gpu.isEmpty(), gpu);
-      facts.put("k8s.rdmaResources", rdma, rdmaEv);
-      facts.put("k8s.rdmaRequested", !rdma.isEmpty(), rdmaEv);
-
-      // IPC_LOCK: every container that requests RDMA (else every GPU container, else every one)
-      List<Node> need = !rdmaContainers.isEmpty() ? rdmaContainers : !gpuContainers.isEmpty() ? gpuContainers : containers;
-      Boolean ipc = null;
-      Evidence ipcEv = null;
-      for (Node c : need) {
-        String cname = c.get("name").text();
-        Node sc = c.get("securityContext");
-        Node add = sc.at("capabilities", "add");
-        Node hit = null;
-        for (Node a : add.list()) {
-          String cap = a.text();
-          if (cap != null && (cap.equals("IPC_LOCK") || cap.equals("CAP_IPC_LOCK"))) {
-            hit = a;
-          }
-        }
-        if (hit == null && Boolean.TRUE.equals(sc.get("privileged").value())) {
-          hit = sc.get("privileged");
-        }
-        if (hit == null) {
-          ipc = false;
-          int line = add.present() ? add.keyLine() : sc.present() ? sc.keyLine() : c.get("name").keyLine();
-          ipcEv = ev(line, cname);
-          break;
-        }
-        ipc = true;
-        if (ipcEv == null) {
-          ipcEv = ev(hit.keyLine(), cname);
-        }
-      }
-      facts.put("k8s.ipcLock", ipc, ipcEv == null ? List.of() : List.of(ipcEv));
-
-      Node ann = metadata.at("annotations", MULTUS);
-      if (ann.present()) {
-        facts.put("k8s.multusAnnotation", ann.text(), List.of(ev(ann.keyLine(), null)));
-        facts.put("k8s.multusAnnotated", true, List.of(ev(ann.keyLine(), null)));
-        facts.put("k8s.multusMalformed", malformed(ann.text()), List.of(ev(ann.keyLine(), null)));
-      } else {
-        int line = metadata.present() ? metadata.keyLine() : tplLine;
-        facts.put("k8s.multusAnnotated", false, List.of(ev(line, null)));
-      }
-
-      Node hn = spec.get("hostNetwork");
-      facts.put("k8s.hostNetwork", Boolean.TRUE.equals(hn.value()),
-          hn.present() ? List.of(ev(hn.keyLine(), null)) : List.of());
-
-      env.forEach((n, e) -> facts.put("env." + n, envValue.get(n), List.of(e)));
-      if (envValue.containsKey("NCCL_SOCKET_IFNAME")) {
-        facts.put("k8s.socketIfname", envValue.get("NCCL_SOCKET_IFNAME"), List.of(env.get("NCCL_SOCKET_IFNAME")));
-      }
-      facts.put("k8s.ncclDebug", envValue.getOrDefault("NCCL_DEBUG", "unset"),
-          List.of(env.containsKey("NCCL_DEBUG") ? env.get("NCCL_DEBUG") : firstEv));
-
-      // /dev/shm: a Memory emptyDir mounted there, with a sizeLimit
-      Node shmVolume = null;
-      for (Node v : spec.get("volumes").list()) {
-        if (shmMounts.containsKey(v.get("name").text()) && "Memory".equals(v.at("emptyDir", "medium").text())) {
-          shmVolume = v;
-        }
-      }
-      if (shmVolume == null) {
-        Node vols = spec.get("volumes");
-        facts.put("k8s.devShm", false, List.of(vols.present() ? ev(vols.keyLine(), null) : firstEv));
-      } else {
-        Node mount = shmMounts.get(shmVolume.get("name").text());
-        facts.put("k8s.devShm", true, List.of(ev(mount.keyLine(), null)));
-        Node size = shmVolume.at("emptyDir", "sizeLimit");
-        facts.put("k8s.devShmSized", size.present(),
-            List.of(ev(size.present() ? size.keyLine() : shmVolume.get("emptyDir").keyLine(), null)));
-      }
-      return new PodTemplate(file, kind, name, f.path(), tplLine, facts, containerAt);
     }
   }
 

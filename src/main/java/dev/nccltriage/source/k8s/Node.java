@@ -1,6 +1,7 @@
 package dev.nccltriage.source.k8s;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -41,7 +42,12 @@ record Node(Object value, int line, int keyLine) {
         return new Node(p.getText(), line, kl);
       }
       case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
-        return new Node(p.getNumberValue(), line, kl);
+        try {
+          return new Node(p.getNumberValue(), line, kl);
+        } catch (JsonProcessingException | NumberFormatException unreadable) {
+          // YAML's .inf and .nan, which Jackson will not read as numbers: a value, kept as its text
+          return new Node(p.getText(), line, kl);
+        }
       }
       case VALUE_TRUE, VALUE_FALSE -> {
         return new Node(p.getBooleanValue(), line, kl);
@@ -89,9 +95,20 @@ record Node(Object value, int line, int keyLine) {
     return value == null || value instanceof Map || value instanceof List ? null : String.valueOf(value);
   }
 
+  /**
+   * The value as a whole number; {@code dflt} when it is none, or when it does not fit a long (a
+   * quantity of 99999999999999999999, or 1e400: an unusual value is unknown, never a wrapped one).
+   */
   long number(long dflt) {
+    if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+      return ((Number) value).longValue();
+    }
+    if (value instanceof java.math.BigInteger b) {
+      return b.bitLength() < 64 ? b.longValue() : dflt;
+    }
     if (value instanceof Number n) {
-      return n.longValue();
+      double d = n.doubleValue();
+      return Double.isFinite(d) && Math.abs(d) < 0x1p63 ? (long) d : dflt;
     }
     try {
       return value == null ? dflt : Long.parseLong(String.valueOf(value).strip());

@@ -128,7 +128,7 @@ public final class DevInfiniband {
         }
       }
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return classify(entries, messages);
   }

@@ -142,7 +142,7 @@ public final class IbvDevinfo {
         s.line(raw);
       }
     } catch (RuntimeException e) {
-      // defensive: keep whatever was parsed so far
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return s.result();
   }

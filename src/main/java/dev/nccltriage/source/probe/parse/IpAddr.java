@@ -88,7 +88,7 @@ public final class IpAddr {
       }
       parseText(text, out);
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return new Result(out, false);
   }

@@ -28,7 +28,7 @@ public final class KernelVersion {
   }
 
   private static final Pattern RELEASE =
-      Pattern.compile("(?:^|\\s)((\\d{1,4})\\.(\\d{1,4})(?:\\.(\\d{1,6}))?[^\\s]*)");
+      Pattern.compile("(?:^|\\s)((\\d{1,4})\\.(\\d{1,4})(?!\\d)(?:\\.(\\d{1,6})(?!\\d))?[^\\s]*)");
 
   private KernelVersion() {}
 
@@ -44,7 +44,7 @@ public final class KernelVersion {
         }
       }
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return new Result(0, 0, null, null);
   }

@@ -87,7 +87,7 @@ public final class NvidiaDriverVersion {
         }
       }
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     if (flavor == null && license != null) {
       String lc = license.toLowerCase(Locale.ROOT);

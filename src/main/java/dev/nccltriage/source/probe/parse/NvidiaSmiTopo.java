@@ -93,7 +93,7 @@ public final class NvidiaSmiTopo {
     }
   }
 
-  private static final Pattern GPU = Pattern.compile("^GPU(\\d{1,4})$");
+  private static final Pattern GPU = Pattern.compile("^GPU(\\d+)$");
   private static final Pattern NIC = Pattern.compile("^NIC(\\d{1,4})$");
   private static final Pattern DEVICE_NAME = Pattern.compile("^[A-Za-z][A-Za-z0-9_.\\-]*$");
   private static final Pattern RELATION =
@@ -112,6 +112,12 @@ public final class NvidiaSmiTopo {
 
   private NvidiaSmiTopo() {}
 
+  /** A GPU label's number; -1 (unknown) when it does not fit: the GPU is still a GPU. */
+  private static int index(String digits) {
+    Integer n = Text.toInt(digits);
+    return n == null ? -1 : n;
+  }
+
   /** Parses the text; never throws, never returns null. */
   public static Result parse(String text) {
     P p = new P();
@@ -120,7 +126,7 @@ public final class NvidiaSmiTopo {
         p.line(raw);
       }
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return p.result();
   }
@@ -281,7 +287,7 @@ public final class NvidiaSmiTopo {
       for (String g : gpuLabels) {
         Matcher gm = GPU.matcher(g);
         String[] a = affinity.getOrDefault(g, new String[3]);
-        gpus.add(new Gpu(g, gm.matches() ? Integer.parseInt(gm.group(1)) : -1, a[0], a[1], a[2]));
+        gpus.add(new Gpu(g, gm.matches() ? index(gm.group(1)) : -1, a[0], a[1], a[2]));
       }
       if (nics.isEmpty()) {
         nicLegend.forEach((k, v) -> nics.add(new Nic(k, v)));

@@ -52,7 +52,7 @@ public final class PeerMem {
         }
       }
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return new Result(peermem, nvPeer, ibCore, nvidia, lines);
   }

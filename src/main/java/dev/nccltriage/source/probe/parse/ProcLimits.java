@@ -78,7 +78,7 @@ public final class ProcLimits {
         }
       }
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return new Result(limits, memlock);
   }

@@ -87,7 +87,7 @@ public final class ProcStatus {
         }
       }
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return new Result(name, inh, prm, eff, bnd, amb, uid[0], uid[1], uid[2], uid[3], gid[0],
         gid[1]);

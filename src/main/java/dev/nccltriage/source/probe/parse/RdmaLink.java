@@ -58,7 +58,7 @@ public final class RdmaLink {
       }
       parseText(text, links, messages);
     } catch (RuntimeException e) {
-      // defensive: keep what was parsed
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     return new Result(links, messages);
   }

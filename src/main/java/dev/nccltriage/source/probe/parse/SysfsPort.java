@@ -97,13 +97,21 @@ public final class SysfsPort {
     String t = firstLine(text);
     Matcher m = RATE.matcher(t);
     if (m.find()) {
-      return new Rate(Double.parseDouble(m.group(1)), Text.toInt(m.group(2)), m.group(3));
+      Double gbps = finite(m.group(1));
+      return gbps == null ? null : new Rate(gbps, Text.toInt(m.group(2)), m.group(3));
     }
     Matcher b = BARE_RATE.matcher(t);
     if (b.matches()) {
-      return new Rate(Double.parseDouble(b.group(1)), null, null);
+      Double gbps = finite(b.group(1));
+      return gbps == null ? null : new Rate(gbps, null, null);
     }
     return null;
+  }
+
+  /** A rate of 400 digits reads as infinity: that is no rate (unknown), not an infinite one. */
+  private static Double finite(String digits) {
+    double d = Double.parseDouble(digits);
+    return Double.isFinite(d) ? d : null;
   }
 
   /** {@code lid}/{@code sm_lid} file ({@code 0x0}, {@code 0xffff}) or a decimal, else null. */
@@ -166,7 +174,7 @@ public final class SysfsPort {
         cur.put(key, value);
       }
     } catch (RuntimeException e) {
-      // defensive: keep what was parsed
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     flush(out, cur);
     return new Result(out);

@@ -102,6 +102,17 @@ public final class Text {
     return t.substring(s, e).trim();
   }
 
+  /**
+   * A parser's own bug, caught so that a user's run goes on with what was parsed (a probe output is
+   * never worth a crash); with assertions on, as in the tests and the fuzz test, it fails instead of
+   * hiding behind the catch.
+   */
+  static void parserBug(RuntimeException e) {
+    if (Text.class.desiredAssertionStatus()) {
+      throw new AssertionError("parser bug (swallowed without assertions)", e);
+    }
+  }
+
   /** Splits on runs of whitespace after trimming; empty input gives an empty array. */
   static String[] tokens(String s) {
     String t = s == null ? "" : s.trim();

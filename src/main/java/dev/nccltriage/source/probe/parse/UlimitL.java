@@ -83,7 +83,7 @@ public final class UlimitL {
         }
       }
     } catch (RuntimeException e) {
-      // defensive
+      Text.parserBug(e); // a run goes on with what was parsed so far
     }
     Reading last = readings.isEmpty() ? null : readings.get(readings.size() - 1);
     return new Result(last == null ? null : last.kib(), last != null && last.unlimited(),
