@@ -45,7 +45,10 @@ public record LogFacts(
     List<NodeFacts> nodeDetails,
     List<Difference> differs,
     LogSignals signals,
-    Map<String, List<Evidence>> evidence) {
+    Map<String, List<Evidence>> evidence,
+    LeftOut leftOut) {
+  /** Per-node entries a report lists; {@link #leftOut} says how many nodes there were. */
+  public static final int NODES_LISTED = 64;
 
   public List<Evidence> evidenceFor(String key) {
     return evidence.getOrDefault(key, List.of());

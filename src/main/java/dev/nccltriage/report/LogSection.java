@@ -5,6 +5,7 @@ import dev.nccltriage.facts.ErrorSignature;
 import dev.nccltriage.facts.GdrDecision;
 import dev.nccltriage.facts.Hca;
 import dev.nccltriage.facts.Iface;
+import dev.nccltriage.facts.LeftOut;
 import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.facts.NodeFacts;
 import java.util.List;
@@ -40,9 +41,8 @@ public record LogSection(
     Map<String, List<String>> envConflicts,
     List<ErrorSignature> errors,
     List<String> netPlugins,
-    List<NodeFacts> byNode) {
-
-  private static final int MAX_NODES_LISTED = 64;
+    List<NodeFacts> byNode,
+    LeftOut leftOut) {
 
   public static LogSection of(LogFacts f) {
     List<NodeFacts> nodes = f.nodeDetails();
@@ -51,6 +51,6 @@ public record LogSection(
         f.hcas(), f.hcaPorts(), f.relaxedOrdering(), f.oob(), f.oobInterfaces(), f.bootstrap(),
         f.socketInterfaces(), f.gdrDecisions(), f.dmabufAvailable() ? Boolean.TRUE : null, f.env(),
         f.envConflicts(), f.errors(), f.netPlugins(),
-        nodes.size() > MAX_NODES_LISTED ? nodes.subList(0, MAX_NODES_LISTED) : nodes);
+        nodes.size() > LogFacts.NODES_LISTED ? nodes.subList(0, LogFacts.NODES_LISTED) : nodes, f.leftOut());
   }
 }

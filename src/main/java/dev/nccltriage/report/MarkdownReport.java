@@ -103,6 +103,9 @@ public final class MarkdownReport {
       if (l.oob() != null) {
         out.println("- OOB: `" + l.oob().render() + "`");
       }
+      if (l.leftOut() != null) {
+        out.println("- Left out: " + l.leftOut().summary());
+      }
     }
   }
 

@@ -192,6 +192,9 @@ public final class TextReport {
       l.env().forEach((k, val) -> e.add(k + "=" + val));
       para(out, "  ", "env: " + String.join(" ", e), 4);
     }
+    if (l.leftOut() != null) {
+      para(out, "  ", "left out: " + l.leftOut().summary(), 4);
+    }
   }
 
   /** "2 node(s) (NCCL's count)", "several nodes (ranks beyond one node's)", "an unknown number of nodes". */

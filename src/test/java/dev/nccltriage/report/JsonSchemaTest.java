@@ -100,6 +100,19 @@ class JsonSchemaTest {
     softly.assertAll();
   }
 
+  /** A job of more nodes than a report lists: log.leftOut is filled in, and valid. */
+  @Test
+  void aLogOfManyHostsGivesValidJson() {
+    StringBuilder b = new StringBuilder();
+    for (int h = 0; h < 100; h++) {
+      b.append(String.format("host-%03d:7:7 [0] NCCL INFO Using network IB%n", h));
+    }
+    CliRun run = CliRun.runWithStdin(b.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+        "log", "-o", "json", "-");
+    assertThat(run.json().at("/log/leftOut/hosts").asInt()).isEqualTo(100);
+    assertThat(validate(run.json())).isEmpty();
+  }
+
   @Test
   void aProblemWhoseLayerIsOpenIsValid() {
     // check --log where the container has what GPUDirect RDMA needs and the log shows none of it
@@ -199,6 +212,7 @@ class JsonSchemaTest {
     requireAll(softly, "/$defs/errorSignature", dev.nccltriage.facts.ErrorSignature.class);
     requireAll(softly, "/$defs/nodeFacts", dev.nccltriage.facts.NodeFacts.class);
     requireAll(softly, "/$defs/difference", dev.nccltriage.facts.Difference.class);
+    requireAll(softly, "/$defs/leftOut", dev.nccltriage.facts.LeftOut.class);
     softly.assertAll();
   }
 

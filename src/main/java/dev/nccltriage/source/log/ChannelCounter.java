@@ -1,20 +1,17 @@
 package dev.nccltriage.source.log;
 
-import dev.nccltriage.evidence.EvidenceList;
-
 /** Network channel lines of one process over one network, split by direction and GDR use. */
 final class ChannelCounter {
+  final String network;
   long send;
   long sendGdr;
   long receive;
   long receiveGdr;
   long devices; // bit i set: NET/<name>/i was used (i < 64)
-  final EvidenceList withGdr;
-  final EvidenceList withoutGdr;
+  ChannelCounter next; // the process's counter of its next network, if it used another
 
-  ChannelCounter(HostEvidence host) {
-    withGdr = host.channelGdr;
-    withoutGdr = host.channelNoGdr;
+  ChannelCounter(String network) {
+    this.network = network;
   }
 
   long total() {

@@ -12,11 +12,12 @@ import java.util.function.Function;
 
 /** Finds the nodes that disagree with the majority: transport, HCA count, GDR use, OOB interface. */
 final class Differences {
-  private static final int MAX = 32;
+  static final int MAX = 32;
   private final List<NodeFacts> nodes;
-  private final Map<String, HostEvidence> evidence;
+  private final Function<String, HostEvidence> evidence;
+  private int found; // differing (node, aspect) pairs, listed or not
 
-  Differences(List<NodeFacts> nodes, Map<String, HostEvidence> evidenceByHost) {
+  Differences(List<NodeFacts> nodes, Function<String, HostEvidence> evidenceByHost) {
     this.nodes = nodes.stream().filter(n -> n.host() != null).toList();
     this.evidence = evidenceByHost;
   }
@@ -42,6 +43,11 @@ final class Differences {
     return out;
   }
 
+  /** Differences found by {@link #find}, including those past the {@link #MAX} it lists. */
+  int found() {
+    return found;
+  }
+
   interface Describe {
     String what(NodeFacts n, Object majority, int majorityCount);
   }
@@ -61,26 +67,29 @@ final class Differences {
     int majorCount = counts.get(major);
     for (NodeFacts n : nodes) {
       Object k = key.apply(n);
-      if (k != null && !Objects.equals(k, major) && out.size() < MAX) {
-        out.add(new Difference(n.host(), name, d.what(n, major, majorCount), evidence(n.host(), name)));
+      if (k != null && !Objects.equals(k, major)) {
+        found++;
+        if (out.size() < MAX) {
+          out.add(new Difference(n.host(), name, d.what(n, major, majorCount), evidence(n.host(), name)));
+        }
       }
     }
   }
 
   private List<Evidence> evidence(String host, String aspect) {
     List<Evidence> ev = new ArrayList<>();
-    HostEvidence h = evidence.get(host);
+    HostEvidence h = evidence.apply(host);
     if (h != null) {
       switch (aspect) {
         case "transport" -> {
-          ev.addAll(h.ibNoDevice.items());
-          ev.addAll(h.network.items());
-          ev.addAll(h.channelNoGdr.items());
+          ev.addAll(h.items(HostEvidence.IB_NO_DEVICE));
+          ev.addAll(h.items(HostEvidence.NETWORK));
+          ev.addAll(h.items(HostEvidence.CHANNEL_NO_GDR));
         }
-        case "hcas", "oob" -> ev.addAll(h.ibUsing.items());
-        case "bootstrap" -> ev.addAll(h.bootstrap.items());
-        case "version" -> ev.addAll(h.version.items());
-        default -> ev.addAll(h.channelNoGdr.items());
+        case "hcas", "oob" -> ev.addAll(h.items(HostEvidence.IB_USING));
+        case "bootstrap" -> ev.addAll(h.items(HostEvidence.BOOTSTRAP));
+        case "version" -> ev.addAll(h.items(HostEvidence.VERSION));
+        default -> ev.addAll(h.items(HostEvidence.CHANNEL_NO_GDR));
       }
     }
     return JobEvidence.first(ev);

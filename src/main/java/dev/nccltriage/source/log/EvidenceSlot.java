@@ -18,4 +18,11 @@ final class EvidenceSlot {
       list.add(null);
     }
   }
+
+  /** Keeps the line as evidence of its host, if the host is to keep this kind and value. */
+  void record(HostEvidence host, int kind, Object value) {
+    if (host.wants(kind, value)) {
+      host.add(kind, value, new Evidence(source, lineNo, Bytes.text(buf, start, end).strip()));
+    }
+  }
 }

@@ -8,6 +8,7 @@ import dev.nccltriage.facts.GdrDecision;
 import dev.nccltriage.facts.Hca;
 import dev.nccltriage.facts.Iface;
 import dev.nccltriage.facts.InputStats;
+import dev.nccltriage.facts.LeftOut;
 import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.facts.LogSignals;
 import dev.nccltriage.facts.NodeFacts;
@@ -52,7 +53,7 @@ final class FactsBuilder {
       nRanks = Math.max(nRanks, p.nRanks);
       nNodes = Math.max(nNodes, p.nNodes);
       localRanks = Math.max(localRanks, p.localRanks);
-      anyNetChannels |= !p.netChannels.isEmpty();
+      anyNetChannels |= p.hasNetChannels();
       ibNoDevice |= p.ibNoDeviceSeen;
       ibLogged |= p.ibLogged;
     }
@@ -175,6 +176,8 @@ final class FactsBuilder {
     String gdrShown = channels.total() > 0 || signals.gdrLogged() == null ? channels.gdr() : signals.gdrLogged();
     List<String> versionsShown = versionList.isEmpty() && signals.frameworkVersion() != null
         ? List.of(signals.frameworkVersion()) : versionList;
+    Differences differences = new Differences(nodeDetails, acc.processes::host);
+    List<dev.nccltriage.facts.Difference> differs = differences.find();
     return new LogFacts(inputs, acc.ncclLines, versionsShown, ranks,
         hostProcs, nodes, nodesFrom,
         count.single(), localGpus, transport, rdma, transportNodes,
@@ -182,7 +185,18 @@ final class FactsBuilder {
         oob, List.copyOf(oobCount.keySet()), bootstrap, socketIfaces, channels, local, gdrShown,
         ringsGdr < 0 ? null : ringsGdr, !acc.dmabuf.isEmpty(), gdr, env, conflicts, errors,
         List.copyOf(acc.pluginsLoaded.keySet()), ibNoDevice, ibLogged,
-        nodeDetails, new Differences(nodeDetails, acc.processes.hosts()).find(), signals, evidence);
+        nodeDetails, differs, signals, evidence, leftOut(byHost.size(), nodeDetails.size(), differences, differs.size()));
+  }
+
+  /** What a report of this job leaves out; null when nothing. */
+  private LeftOut leftOut(int hosts, int nodes, Differences differences, int differsListed) {
+    ProcessTable t = acc.processes;
+    int listed = Math.min(nodes, LogFacts.NODES_LISTED);
+    if (nodes <= listed && !t.hostsFolded() && !t.processesFolded() && differences.found() <= differsListed) {
+      return null;
+    }
+    return new LeftOut(t.hostsFolded() ? Math.max(hosts, t.hostsSeen()) : hosts, t.hostsFolded(), hosts, listed,
+        differences.found(), differsListed, t.processesFolded(), t.processLimit());
   }
 
   /** Distinct versions; "2.18.3" is dropped when "2.18.3+cuda12.2" says the same and more. */

@@ -1,35 +1,130 @@
 package dev.nccltriage.source.log;
 
+import dev.nccltriage.evidence.Evidence;
 import dev.nccltriage.evidence.EvidenceList;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Evidence kept per host, shared by all processes on it. A job that restarts keeps adding
- * processes (new pids); keeping evidence per host bounds memory by nodes, not by restarts.
+ * A host of the log: its name, once, and the lines kept as its evidence, shared by all processes
+ * on it (a job that restarts keeps adding pids; keeping evidence per host bounds it by nodes, not
+ * by restarts). Most hosts of a large job keep no lines at all: a kind of line (with what it says,
+ * e.g. the network it names) is kept for the first {@link EvidenceBudget#HOSTS} hosts that print
+ * it. Evidence is read for the few nodes that differ (a node on sockets among thousands on IB
+ * prints what the others do not, so it has lines kept) and for the first lines of the job.
  */
 final class HostEvidence {
-  final EvidenceList comm = new EvidenceList();
-  final EvidenceList network = new EvidenceList();
-  final EvidenceList localChannels = new EvidenceList();
-  final EvidenceList ibNoDevice = new EvidenceList();
-  final EvidenceList ibUsing = new EvidenceList();
-  final EvidenceList socket = new EvidenceList();
-  final EvidenceList bootstrap = new EvidenceList();
-  final EvidenceList ringsGdr = new EvidenceList();
-  final EvidenceList channelGdr = new EvidenceList();
-  final EvidenceList channelNoGdr = new EvidenceList();
-  final EvidenceList version = new EvidenceList();
+  static final int COMM = 0;
+  static final int NETWORK = 1;
+  static final int LOCAL_CHANNELS = 2;
+  static final int IB_NO_DEVICE = 3;
+  static final int IB_USING = 4;
+  static final int SOCKET = 5;
+  static final int BOOTSTRAP = 6;
+  static final int RINGS_GDR = 7;
+  static final int CHANNEL_GDR = 8;
+  static final int CHANNEL_NO_GDR = 9;
+  static final int VERSION = 10;
+  static final int KINDS = 11;
+  private static final int KEEP = EvidenceList.KEEP;
 
+  final String name; // null: lines without a host prefix
+  final byte[] bytes; // the name as it appears in the log, for the process table
+  private final EvidenceBudget budget;
+  private Evidence[] items; // KEEP per kind, in line order; null until one is kept
+  private Object[] values; // per kind: what the kept lines said (the budget's key)
+  private Object[] shared; // values its processes printed alike (interfaces), held once
+
+  private static final int SHARED = 4;
+
+  HostEvidence(String name, byte[] bytes, EvidenceBudget budget) {
+    this.name = name;
+    this.bytes = bytes;
+    this.budget = budget;
+  }
+
+  /**
+   * An equal value one of the host's processes printed before, else {@code v}: the ranks of a
+   * node print the same interfaces, and a node's eight copies of them would be most of the
+   * memory a large job's log needs.
+   */
+  <T> T share(T v) {
+    if (v == null) {
+      return null;
+    }
+    if (shared == null) {
+      shared = new Object[SHARED];
+    }
+    for (int i = 0; i < SHARED; i++) {
+      if (shared[i] == null) {
+        shared[i] = v;
+        return v;
+      }
+      if (shared[i].equals(v)) {
+        @SuppressWarnings("unchecked")
+        T same = (T) shared[i];
+        return same;
+      }
+    }
+    return v;
+  }
+
+  /** Whether a line of this kind saying {@code value} (may be null) is to be kept. */
+  boolean wants(int kind, Object value) {
+    int n = kept(kind);
+    if (n > 0) {
+      return n < KEEP;
+    }
+    return budget.take(kind, value);
+  }
+
+  /** Keeps {@code e} (after {@link #wants} said yes). */
+  void add(int kind, Object value, Evidence e) {
+    if (items == null) {
+      items = new Evidence[KINDS * KEEP];
+      values = new Object[KINDS];
+    }
+    int n = kept(kind);
+    if (n < KEEP) {
+      items[kind * KEEP + n] = e;
+      if (n == 0) {
+        values[kind] = value;
+      }
+    }
+  }
+
+  List<Evidence> items(int kind) {
+    int n = kept(kind);
+    List<Evidence> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(items[kind * KEEP + i]);
+    }
+    return out;
+  }
+
+  private int kept(int kind) {
+    if (items == null) {
+      return 0;
+    }
+    int n = 0;
+    while (n < KEEP && items[kind * KEEP + n] != null) {
+      n++;
+    }
+    return n;
+  }
+
+  /** Adds a later part's lines of the same host, numbered on by {@code off}. */
   void addAll(HostEvidence o, long off) {
-    comm.addAll(o.comm, off);
-    network.addAll(o.network, off);
-    localChannels.addAll(o.localChannels, off);
-    ibNoDevice.addAll(o.ibNoDevice, off);
-    ibUsing.addAll(o.ibUsing, off);
-    socket.addAll(o.socket, off);
-    bootstrap.addAll(o.bootstrap, off);
-    ringsGdr.addAll(o.ringsGdr, off);
-    channelGdr.addAll(o.channelGdr, off);
-    channelNoGdr.addAll(o.channelNoGdr, off);
-    version.addAll(o.version, off);
+    if (o.items == null) {
+      return;
+    }
+    for (int kind = 0; kind < KINDS; kind++) {
+      for (int i = 0; i < KEEP && o.items[kind * KEEP + i] != null; i++) {
+        if (!wants(kind, o.values[kind])) {
+          break;
+        }
+        add(kind, o.values[kind], o.items[kind * KEEP + i].withLineOffset(off));
+      }
+    }
   }
 }

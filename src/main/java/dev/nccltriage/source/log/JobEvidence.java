@@ -27,16 +27,16 @@ final class JobEvidence {
     byHost.values().forEach(ps -> hosts.add(ps.get(0).evidence));
     unattributed.forEach(p -> hosts.add(p.evidence));
     for (HostEvidence h : hosts) {
-      network.addAll(h.network.items());
-      gdrYes.addAll(h.channelGdr.items());
-      gdrNo.addAll(h.channelNoGdr.items());
-      noDevice.addAll(h.ibNoDevice.items());
-      ibUsing.addAll(h.ibUsing.items());
-      socket.addAll(h.socket.items());
-      boot.addAll(h.bootstrap.items());
-      comm.addAll(h.comm.items());
-      local.addAll(h.localChannels.items());
-      rings.addAll(h.ringsGdr.items());
+      network.addAll(h.items(HostEvidence.NETWORK));
+      gdrYes.addAll(h.items(HostEvidence.CHANNEL_GDR));
+      gdrNo.addAll(h.items(HostEvidence.CHANNEL_NO_GDR));
+      noDevice.addAll(h.items(HostEvidence.IB_NO_DEVICE));
+      ibUsing.addAll(h.items(HostEvidence.IB_USING));
+      socket.addAll(h.items(HostEvidence.SOCKET));
+      boot.addAll(h.items(HostEvidence.BOOTSTRAP));
+      comm.addAll(h.items(HostEvidence.COMM));
+      local.addAll(h.items(HostEvidence.LOCAL_CHANNELS));
+      rings.addAll(h.items(HostEvidence.RINGS_GDR));
     }
     evidence.put("network", first(network));
     evidence.put("channels.gdrdma", first(gdrYes));

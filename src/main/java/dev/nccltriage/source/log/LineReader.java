@@ -49,10 +49,13 @@ final class LineReader {
     long lineNo = skipFirst ? -1 : 0;
     boolean skipping = false; // inside the tail of an over-long line
     boolean eof = false;
+    // bytes of the current line searched for its newline already: a line that arrives over
+    // several reads is searched once, not from its start after every read
+    int searched = 0;
     while (true) {
       // a line longer than maxLine is cut whatever the read sizes: look no further than that
       int scanTo = Math.min(len, pos + maxLine + 1);
-      if (!skipping && lineNo >= 0 && pos < scanTo) {
+      if (!skipping && lineNo >= 0 && pos < scanTo && searched == 0) {
         if (consumed + pos >= limit) {
           return lineNo;
         }
@@ -63,7 +66,8 @@ final class LineReader {
           continue;
         }
       }
-      int nl = pos < scanTo ? indexOfNewline(buf, pos, scanTo) : -1;
+      int nl = !skipping && pos + searched < scanTo ? indexOfNewline(buf, pos + searched, scanTo) : -1;
+      searched = nl >= 0 ? 0 : Math.max(searched, scanTo - pos);
       if (nl >= 0) {
         if (!skipping) {
           if (consumed + pos >= limit) {
@@ -86,12 +90,14 @@ final class LineReader {
           sink.line(buf, pos, pos + maxLine, lineNo, true, true);
         }
         skipping = true;
+        searched = 0;
         pos += maxLine;
         continue;
       }
       if (skipping) {
-        // drop the rest of an over-long line up to the next newline
-        int next = indexOfNewline(buf, pos, len);
+        // drop the rest of an over-long line up to the next newline (no ESC to note: it is not kept)
+        searched = 0;
+        int next = Bytes.indexOfByte(buf, pos, len, (byte) '\n');
         if (next >= 0) {
           pos = next + 1;
           skipping = false;
@@ -101,6 +107,11 @@ final class LineReader {
         consumed += len;
         pos = 0;
         len = 0;
+        if (consumed >= limit) {
+          // the next line would start past the limit: it is the next part's. Reading on to the
+          // newline would read the rest of the file (a crashed node's tail of NULs) once per part
+          return Math.max(0, lineNo);
+        }
       }
       if (eof) {
         if (!skipping && pos < len && consumed + pos < limit) {

@@ -12,7 +12,7 @@ import java.util.Set;
  * merged in file order, shifting line numbers by the lines of the chunks before.
  */
 final class LogAccumulator {
-  final ProcessTable processes = new ProcessTable();
+  final ProcessTable processes;
   final Map<String, EvidenceList> versions = new LinkedHashMap<>();
   final Map<String, Map<String, EvidenceList>> env = new LinkedHashMap<>();
   final Map<String, GdrAcc> gdr = new LinkedHashMap<>();
@@ -80,6 +80,14 @@ final class LogAccumulator {
     }
   }
 
+  LogAccumulator() {
+    this(ProcessTable.Limits.DEFAULT);
+  }
+
+  LogAccumulator(ProcessTable.Limits limits) {
+    processes = new ProcessTable(limits);
+  }
+
   GdrAcc gdr(boolean enabled, String reason, Integer distance, Integer threshold) {
     String key = enabled + "/" + reason + "/" + distance + "/" + threshold;
     return gdr.computeIfAbsent(key, k -> new GdrAcc(enabled, reason, distance, threshold));
@@ -107,15 +115,19 @@ final class LogAccumulator {
 
   /** Appends a later chunk; {@code off} is the number of lines before it. */
   void merge(LogAccumulator o, long off) {
+    processes.sampleLike(o.processes);
     for (ProcessState p : o.processes.all()) {
-      byte[] host = p.host == null ? null : p.host.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      byte[] host = p.evidence.bytes;
       ProcessState mine =
-          host == null
+          p.host == null
               ? processes.get(null, -1, -1, p.pid, p.hostFromGluedLine)
               : processes.get(host, 0, host.length, p.pid, p.hostFromGluedLine);
       mine.merge(p);
     }
-    o.processes.hosts().forEach((h, ev) -> processes.evidence(h.isEmpty() ? null : h).addAll(ev, off));
+    for (HostEvidence h : o.processes.hosts()) {
+      HostEvidence mine = processes.host(h.name);
+      (mine != null ? mine : processes.evidence(null)).addAll(h, off);
+    }
     o.versions.forEach((k, v) -> versions.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
     o.env.forEach((n, m) -> m.forEach((val, ev) -> env(n, val).addAll(ev, off)));
     o.gdr.forEach((k, g) -> gdr(g.enabled, g.reason, g.distance, g.threshold).evidence.addAll(g.evidence, off));

@@ -51,6 +51,16 @@ final class LogParser implements LineSink {
     this.acc = acc;
     this.slot.source = source;
     this.messages = new MessageParser(acc, slot);
+    acc.processes.onEvict(this::forgetProcesses);
+  }
+
+  /** The table evicted hosts: the states cached here may be gone. */
+  private void forgetProcesses() {
+    prefixes.clear();
+    lastSlot = -1;
+    hintBuf = null;
+    lastProcess = null;
+    lastPrefixLength = -1;
   }
 
   @Override

@@ -79,7 +79,7 @@ final class MessageParser {
             ProcessState q = p(p);
             int flag = Bytes.parseInt(b, g + 5, e);
             q.ringsGdr = q.ringsGdr < 0 ? flag : Math.min(q.ringsGdr, flag);
-            slot.record(q.ringsGdrEvidence);
+            slot.record(q.evidence, HostEvidence.RINGS_GDR, flag);
           }
           return true;
         }
@@ -154,7 +154,7 @@ final class MessageParser {
       return false;
     }
     p.network = names.of(b, from, end);
-    slot.record(p.networkEvidence);
+    slot.record(p.evidence, HostEvidence.NETWORK, p.network);
     return true;
   }
 
@@ -190,7 +190,7 @@ final class MessageParser {
     if (r < 0 && n < 0) {
       return false;
     }
-    slot.record(p.commEvidence);
+    slot.record(p.evidence, HostEvidence.COMM, null);
     return true;
   }
 }

@@ -36,6 +36,7 @@ public final class NcclLogSource {
   private final long parallelMinBytes;
   private final int chunkBytes;
   private Progress progress = Progress.NONE;
+  private ProcessTable.Limits limits = ProcessTable.Limits.DEFAULT;
 
   public NcclLogSource(InputStream stdin, int threads) {
     this(stdin, threads, LineReader.DEFAULT_MAX_LINE, DEFAULT_PARALLEL_MIN_BYTES);
@@ -53,6 +54,15 @@ public final class NcclLogSource {
   /** Reports bytes read to {@code p} (the command decides whether to show anything). */
   public NcclLogSource withProgress(Progress p) {
     this.progress = p;
+    return this;
+  }
+
+  /**
+   * Tells apart at most {@code hosts} hosts and {@code processes} processes per part of the log
+   * and for the job (tests shrink them; the defaults bound a part to about 15 MB).
+   */
+  public NcclLogSource withLimits(int hosts, int processes) {
+    this.limits = new ProcessTable.Limits(Math.max(1, hosts), Math.max(1, processes));
     return this;
   }
 
@@ -288,8 +298,9 @@ public final class NcclLogSource {
   }
 
   private LogAccumulator lines(String name, InputStream in, OrderedPool.Worker w) throws IOException {
-    LogAccumulator acc = new LogAccumulator();
+    LogAccumulator acc = new LogAccumulator(limits);
     w.reader().read(in, Long.MAX_VALUE, new LogParser(acc, name, w.prefixes()));
+    acc.processes.onEvict(null); // the worker's prefix cache goes on to another unit
     return acc;
   }
 
@@ -298,10 +309,11 @@ public final class NcclLogSource {
     try (FileChannel ch = FileChannel.open(p.path(), StandardOpenOption.READ)) {
       long start = p.from() == 0 ? 0 : p.from() - 1;
       InputStream in = Channels.newInputStream(ch.position(start));
-      LogAccumulator acc = new LogAccumulator();
+      LogAccumulator acc = new LogAccumulator(limits);
       // the first "line" runs from the byte before the range to the first newline: it is the
       // tail of the previous part's last line (or empty, if that byte is the newline)
       w.reader().read(in, p.to() - start, new LogParser(acc, p.name(), w.prefixes()), p.from() > 0);
+      acc.processes.onEvict(null); // the worker's prefix cache goes on to another unit
       return acc;
     }
   }

@@ -25,7 +25,7 @@ record NodeCount(Integer nodes, String from, Boolean single) {
 
   private static boolean netChannels(List<ProcessState> all) {
     for (ProcessState p : all) {
-      if (!p.netChannels.isEmpty()) {
+      if (p.hasNetChannels()) {
         return true;
       }
     }
@@ -44,7 +44,8 @@ record NodeCount(Integer nodes, String from, Boolean single) {
   static NodeCount of(LogAccumulator acc, Map<String, List<ProcessState>> byHost, List<ProcessState> procs,
       int nRanks, int nNodes, int localRanks) {
     return of(new Input(byHost, procs, nRanks, nNodes, localRanks, acc.invalidRankOf, networkErrors(acc),
-        loopbackOnly(acc, procs), acc.testsHosts.size(), acc.testsRanks.cardinality(), acc.testsHostsCapped));
+        loopbackOnly(acc, procs), acc.testsHosts.size(), acc.testsRanks.cardinality(),
+        acc.testsHostsCapped || acc.processes.hostsFolded()));
   }
 
   /** Errors only the network transport raises: the job's traffic went between nodes. */

@@ -1,6 +1,5 @@
 package dev.nccltriage.source.log;
 
-import dev.nccltriage.evidence.EvidenceList;
 import dev.nccltriage.facts.Hca;
 import dev.nccltriage.facts.Iface;
 import java.util.ArrayList;
@@ -20,32 +19,25 @@ final class ProcessState {
   int nRanks = -1;
   int nNodes = -1;
   int localRanks = -1;
-  final HostEvidence evidence;
-  final EvidenceList commEvidence;
+  final HostEvidence evidence; // the host's: its name and the lines kept for it
 
   String network; // "Using network X" (last one)
-  final EvidenceList networkEvidence;
-  final Map<String, ChannelCounter> netChannels = new LinkedHashMap<>(4);
+  // by network, in first-seen order: a chain, as a process uses one network (rarely two)
+  private ChannelCounter firstChannels;
   long localChannels; // P2P / SHM
-  final EvidenceList localChannelEvidence;
 
-  final EvidenceList ibNoDevice;
   boolean ibNoDeviceSeen;
   boolean ibLogged; // any NET/IB line: the IB transport was at least initialised
   List<Hca> hcas; // first non-empty NET/IB : Using list
   boolean hcaListEmpty; // an empty NET/IB : Using line (2.24+ no-device shape)
   boolean relaxedOrdering;
   Iface oob;
-  final EvidenceList ibUsingEvidence;
-  final List<Hca> perLineHcas = new ArrayList<>(2); // 2.3: one "NET/IB: [i] dev:port/LL" line each
+  List<Hca> perLineHcas = List.of(); // 2.3: one "NET/IB: [i] dev:port/LL" line each (sorted by index)
 
   List<Iface> socketIfaces;
-  final EvidenceList socketEvidence;
   Iface bootstrap;
-  final EvidenceList bootstrapEvidence;
 
   int ringsGdr = -1; // "Connected all rings, use ring PXN %d GDR %d"
-  final EvidenceList ringsGdrEvidence;
 
   // What tells the network when no "Using network" line does (before 2.6.4, or an excerpt):
   int peerRankMax = -1; // highest rank id on either side of its connection lines
@@ -62,36 +54,49 @@ final class ProcessState {
   boolean initSeen; // lines of its network init: Bootstrap, NET/Plugin, NET/Socket, NET/IB, its version
   boolean noVerbs; // libibverbs could not be loaded: no verbs-based RDMA (IB, IBext, EFA) in this process
 
-  ProcessState(String host, long pid, boolean hostFromGluedLine, HostEvidence evidence) {
-    this.host = host;
+  ProcessState(long pid, boolean hostFromGluedLine, HostEvidence evidence) {
+    this.host = evidence.name;
     this.pid = pid;
     this.hostFromGluedLine = hostFromGluedLine;
     this.evidence = evidence;
-    commEvidence = evidence.comm;
-    networkEvidence = evidence.network;
-    localChannelEvidence = evidence.localChannels;
-    ibNoDevice = evidence.ibNoDevice;
-    ibUsingEvidence = evidence.ibUsing;
-    socketEvidence = evidence.socket;
-    bootstrapEvidence = evidence.bootstrap;
-    ringsGdrEvidence = evidence.ringsGdr;
   }
 
-  private String lastNetwork;
-  private ChannelCounter lastCounter;
-
   ChannelCounter channels(String network) {
-    if (network == lastNetwork) { // interned by the parser: identity is the common case
-      return lastCounter;
+    ChannelCounter c = firstChannels;
+    ChannelCounter last = null;
+    while (c != null) {
+      if (c.network.equals(network)) { // interned by the parser: identity is the common case
+        return c;
+      }
+      last = c;
+      c = c.next;
     }
-    ChannelCounter c = netChannels.get(network);
-    if (c == null) {
-      c = new ChannelCounter(evidence);
-      netChannels.put(network, c);
+    c = new ChannelCounter(network);
+    if (last == null) {
+      firstChannels = c;
+    } else {
+      last.next = c;
     }
-    lastNetwork = network;
-    lastCounter = c;
     return c;
+  }
+
+  /** Its network channels by network, in first-seen order (built when asked: facts, not parsing). */
+  Map<String, ChannelCounter> netChannels() {
+    if (firstChannels == null) {
+      return Map.of();
+    }
+    if (firstChannels.next == null) {
+      return java.util.Collections.singletonMap(firstChannels.network, firstChannels);
+    }
+    Map<String, ChannelCounter> m = new LinkedHashMap<>();
+    for (ChannelCounter c = firstChannels; c != null; c = c.next) {
+      m.put(c.network, c);
+    }
+    return m;
+  }
+
+  boolean hasNetChannels() {
+    return firstChannels != null;
   }
 
   /** A rank id; one that does not fit an int (a garbled line) is not a rank. */
@@ -114,7 +119,9 @@ final class ProcessState {
     if (o.network != null) {
       network = o.network;
     }
-    o.netChannels.forEach((k, v) -> channels(k).merge(v));
+    for (ChannelCounter c = o.firstChannels; c != null; c = c.next) {
+      channels(c.network).merge(c);
+    }
     localChannels += o.localChannels;
     ibLogged |= o.ibLogged;
     ibNoDeviceSeen |= o.ibNoDeviceSeen;
@@ -126,13 +133,8 @@ final class ProcessState {
     if (oob == null) {
       oob = o.oob;
     }
-    if (!o.perLineHcas.isEmpty()) {
-      for (Hca h : o.perLineHcas) {
-        if (perLineHcas.stream().noneMatch(x -> x.name().equals(h.name()) && x.port() == h.port())) {
-          perLineHcas.add(h);
-        }
-      }
-      perLineHcas.sort(java.util.Comparator.comparingInt(Hca::index));
+    for (Hca h : o.perLineHcas) {
+      addPerLineHca(h);
     }
     if (socketIfaces == null) {
       socketIfaces = o.socketIfaces;
@@ -160,6 +162,18 @@ final class ProcessState {
     pluginLoaded |= o.pluginLoaded;
     noVerbs |= o.noVerbs;
     initSeen |= o.initSeen;
+  }
+
+  /** An HCA of a 2.3 per-line listing, once per device and port, kept in index order. */
+  void addPerLineHca(Hca h) {
+    if (perLineHcas.stream().anyMatch(x -> x.name().equals(h.name()) && x.port() == h.port())) {
+      return;
+    }
+    if (perLineHcas.isEmpty()) {
+      perLineHcas = new ArrayList<>(2);
+    }
+    perLineHcas.add(h);
+    perLineHcas.sort(java.util.Comparator.comparingInt(Hca::index));
   }
 
   void seePeerRank(long rank) {

@@ -2,34 +2,91 @@ package dev.nccltriage.source.log;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Finds the state of the process a line came from by the raw bytes of its host name and its pid,
  * without allocating on a hit: interleaved logs of a thousand ranks look up a process per line.
+ *
+ * <p>Bounded: at most {@link Limits#processes} processes are told apart; past that, a host's
+ * further processes share one state (pid {@link #FOLDED}). Past {@link Limits#hosts} hosts, the
+ * table keeps a sample: the hosts whose name hashes to a value with its top {@code level} bits
+ * zero; the others (evicted, and any such host seen later) count as lines without a host. The
+ * rule depends on the name only, so every part of a file keeps the same hosts, and the job
+ * (merged from parts at different levels) keeps those of the highest level, each with all of its
+ * lines. What was folded is recorded, so that the report says its counts are lower bounds. A host
+ * name is stored once, whatever its processes.
  */
 final class ProcessTable {
+  /** The pid of the state a host's processes share once the table holds enough processes. */
+  static final long FOLDED = -2;
+
+  /** How many hosts and processes a table tells apart. */
+  record Limits(int hosts, int processes) {
+    /** 32768 hosts, 16384 processes told apart (about 200 bytes each; a host past that is one). */
+    static final Limits DEFAULT = new Limits(1 << 15, 1 << 14);
+  }
+
+  private final Limits limits;
+  private final EvidenceBudget budget = new EvidenceBudget();
   private byte[][] hosts = new byte[64][];
   private long[] pids = new long[64];
   private ProcessState[] states = new ProcessState[64];
   private final List<ProcessState> inOrder = new ArrayList<>();
-  private final java.util.Map<String, HostEvidence> hostEvidence = new java.util.LinkedHashMap<>();
+  private final Map<String, HostEvidence> hostEvidence = new LinkedHashMap<>();
+  private HostEvidence noHost;
+  private boolean hostsFolded; // a host past the limit: its lines count as lines without a host
+  private int level; // hosts kept: those whose name hash has its top `level` bits zero
+  private Runnable evicted = () -> { };
+  private boolean processesFolded; // a process past the limit shares its host's FOLDED state
   private static final byte[] NO_HOST = new byte[0];
 
+  ProcessTable() {
+    this(Limits.DEFAULT);
+  }
+
+  ProcessTable(Limits limits) {
+    this.limits = limits;
+  }
+
   ProcessState get(byte[] b, int hs, int he, long pid, boolean glued) {
-    int h = hash(b, hs, he, pid);
+    ProcessState s = find(b, hs, he, pid);
+    if (s != null) {
+      return s;
+    }
+    HostEvidence host = hs < 0 ? evidence(null) : host(b, hs, he);
+    if (host.name == null && hs >= 0) {
+      // a host past the limit: its lines join those without a host
+      return get(null, -1, -1, -1, glued);
+    }
+    if (inOrder.size() >= limits.processes() && pid != FOLDED) {
+      processesFolded = true;
+      return host.name == null ? get(null, -1, -1, FOLDED, glued) : get(host.bytes, 0, host.bytes.length, FOLDED, glued);
+    }
+    return add(host, pid, glued);
+  }
+
+  private ProcessState find(byte[] b, int hs, int he, long pid) {
     int mask = states.length - 1;
-    int i = h & mask;
-    while (states[i] != null) {
+    for (int i = hash(b, hs, he, pid) & mask; states[i] != null; i = (i + 1) & mask) {
       if (pids[i] == pid && equal(hosts[i], b, hs, he)) {
         return states[i];
       }
+    }
+    return null;
+  }
+
+  private ProcessState add(HostEvidence host, long pid, boolean glued) {
+    byte[] key = host.name == null ? NO_HOST : host.bytes;
+    ProcessState s = new ProcessState(pid, glued, host);
+    int mask = states.length - 1;
+    int i = hash(key, host.name == null ? -1 : 0, key.length, pid) & mask;
+    while (states[i] != null) {
       i = (i + 1) & mask;
     }
-    byte[] host = hs < 0 ? NO_HOST : java.util.Arrays.copyOfRange(b, hs, he);
-    String name = hs < 0 ? null : new String(host, StandardCharsets.UTF_8);
-    ProcessState s = new ProcessState(name, pid, glued, evidence(name));
-    hosts[i] = host;
+    hosts[i] = key;
     pids[i] = pid;
     states[i] = s;
     inOrder.add(s);
@@ -39,17 +96,151 @@ final class ProcessTable {
     return s;
   }
 
-  /** The evidence lists of a host (null: lines without a host prefix). */
-  HostEvidence evidence(String host) {
-    return hostEvidence.computeIfAbsent(host == null ? "" : host, k -> new HostEvidence());
+  /** The host named by b[hs, he); the no-host entry if the host is not among those kept. */
+  private HostEvidence host(byte[] b, int hs, int he) {
+    String name = new String(b, hs, he - hs, StandardCharsets.UTF_8);
+    HostEvidence h = hostEvidence.get(name);
+    if (h != null) {
+      return h;
+    }
+    if (!kept(name, level)) {
+      return evidence(null);
+    }
+    while (hostEvidence.size() >= limits.hosts() && level < 32) {
+      sample(level + 1);
+    }
+    if (hostEvidence.size() >= limits.hosts() || !kept(name, level)) {
+      hostsFolded = true; // (names made to collide may defeat the sample: then simply no more)
+      return evidence(null);
+    }
+    return evidence(name);
   }
 
-  java.util.Map<String, HostEvidence> hosts() {
-    return hostEvidence;
+  private static boolean kept(String name, int level) {
+    if (level == 0) {
+      return true;
+    }
+    int h = name.hashCode() * 0x9E3779B1;
+    h ^= h >>> 15;
+    h *= 0x85EBCA77;
+    h ^= h >>> 13;
+    return level >= 32 ? h == 0 : h >>> (32 - level) == 0;
+  }
+
+  /** Called when hosts are evicted: whoever cached a process state must look it up again. */
+  void onEvict(Runnable r) {
+    evicted = r == null ? () -> { } : r;
+  }
+
+  /**
+   * Keeps only the hosts of {@code newLevel} (at least the current one): the others' processes
+   * join the no-host state, their lines kept as its evidence where it keeps any.
+   */
+  void sample(int newLevel) {
+    if (newLevel <= level) {
+      return;
+    }
+    level = newLevel;
+    hostsFolded = true;
+    List<ProcessState> keep = new ArrayList<>(inOrder.size());
+    List<ProcessState> gone = new ArrayList<>();
+    for (ProcessState p : inOrder) {
+      (p.host == null || kept(p.host, level) ? keep : gone).add(p);
+    }
+    if (gone.isEmpty()) {
+      return;
+    }
+    hostEvidence.values().removeIf(h -> !kept(h.name, level));
+    inOrder.clear();
+    int size = 64;
+    while (size < 2 * keep.size() + 2) {
+      size *= 2;
+    }
+    hosts = new byte[size][];
+    pids = new long[size];
+    states = new ProcessState[size];
+    for (ProcessState p : keep) {
+      add(p);
+    }
+    HostEvidence none = evidence(null);
+    ProcessState rest = get(null, -1, -1, -1, false);
+    HostEvidence last = null;
+    for (ProcessState p : gone) {
+      rest.merge(p);
+      if (p.evidence != last) {
+        none.addAll(p.evidence, 0);
+        last = p.evidence;
+      }
+    }
+    evicted.run();
+  }
+
+  /** Puts a state back into the table (after a sample). */
+  private void add(ProcessState p) {
+    HostEvidence h = p.evidence;
+    byte[] key = h.name == null ? NO_HOST : h.bytes;
+    int mask = states.length - 1;
+    int i = hash(key, h.name == null ? -1 : 0, key.length, p.pid) & mask;
+    while (states[i] != null) {
+      i = (i + 1) & mask;
+    }
+    hosts[i] = key;
+    pids[i] = p.pid;
+    states[i] = p;
+    inOrder.add(p);
+  }
+
+  /** The evidence of a host (null: lines without a host prefix). */
+  HostEvidence evidence(String host) {
+    if (host == null) {
+      if (noHost == null) {
+        noHost = new HostEvidence(null, NO_HOST, budget);
+      }
+      return noHost;
+    }
+    return hostEvidence.computeIfAbsent(host, k -> new HostEvidence(k, k.getBytes(StandardCharsets.UTF_8), budget));
+  }
+
+  /** The hosts, in first-seen order, and then the no-host entry if there is one. */
+  List<HostEvidence> hosts() {
+    List<HostEvidence> out = new ArrayList<>(hostEvidence.values());
+    if (noHost != null) {
+      out.add(noHost);
+    }
+    return out;
+  }
+
+  /** The evidence of a host by name; null if the host is not in the table. */
+  HostEvidence host(String name) {
+    return name == null ? noHost : hostEvidence.get(name);
   }
 
   List<ProcessState> all() {
     return inOrder;
+  }
+
+  boolean hostsFolded() {
+    return hostsFolded;
+  }
+
+  int processLimit() {
+    return limits.processes();
+  }
+
+  boolean processesFolded() {
+    return processesFolded;
+  }
+
+  /** Before merging another table's states: keeps only the hosts both keep. */
+  void sampleLike(ProcessTable o) {
+    sample(o.level);
+    hostsFolded |= o.hostsFolded;
+    processesFolded |= o.processesFolded;
+  }
+
+  /** Hosts the log shows, estimated when only a sample was kept (each kept host stands for 2^level). */
+  long hostsSeen() {
+    return (long) hostEvidence.size() << level;
   }
 
   private void grow() {
@@ -64,7 +255,7 @@ final class ProcessTable {
       if (os[j] == null) {
         continue;
       }
-      int i = hash(oh[j], 0, oh[j].length, op[j]) & mask;
+      int i = hash(oh[j], oh[j] == NO_HOST ? -1 : 0, oh[j].length, op[j]) & mask;
       while (states[i] != null) {
         i = (i + 1) & mask;
       }
@@ -76,7 +267,7 @@ final class ProcessTable {
 
   private static int hash(byte[] b, int hs, int he, long pid) {
     int h = (int) (pid * 0x9E3779B9L);
-    for (int i = hs; i < he; i++) {
+    for (int i = hs; i >= 0 && i < he; i++) {
       h = h * 31 + b[i];
     }
     return h ^ (h >>> 16);
@@ -84,8 +275,8 @@ final class ProcessTable {
 
   private static boolean equal(byte[] host, byte[] b, int hs, int he) {
     if (hs < 0) {
-      return host.length == 0;
+      return host == NO_HOST;
     }
-    return host.length == he - hs && Bytes.equal(b, hs, host, host.length);
+    return host != NO_HOST && host.length == he - hs && Bytes.equal(b, hs, host, host.length);
   }
 }

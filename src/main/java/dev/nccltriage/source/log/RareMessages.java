@@ -60,7 +60,7 @@ final class RareMessages {
           p.version = m.group(1);
           p.initSeen = true;
         }
-        slot.record(p.evidence.version);
+        slot.record(p.evidence, HostEvidence.VERSION, m.group(1));
       }
     }
   }
@@ -149,14 +149,14 @@ final class RareMessages {
         p.initSeen = true;
         Iface first = texts.ifaceOf(m.group(1));
         if (p.bootstrap == null) {
-          p.bootstrap = first;
+          p.bootstrap = p.evidence.share(first);
         }
         seeAddress(first);
         Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
         while (rest.find()) {
           seeAddress(texts.ifaceOf(rest.group(1)));
         }
-        slot.record(p.bootstrapEvidence);
+        slot.record(p.evidence, HostEvidence.BOOTSTRAP, first == null ? null : first.name());
         return true;
       }
       return errors.parse(p, msg);
@@ -171,7 +171,7 @@ final class RareMessages {
         if (p.nicDistanceNet == null) {
           p.nicDistanceNet = m.group(1);
         }
-        slot.record(p.networkEvidence);
+        slot.record(p.evidence, HostEvidence.NETWORK, p.nicDistanceNet);
         return true;
       }
     }
@@ -208,7 +208,7 @@ final class RareMessages {
     if (msg.contains("No device found")) {
       p.ibNoDeviceSeen = true;
       p.ibFailed |= msg.startsWith("NET/IB");
-      slot.record(p.ibNoDevice);
+      slot.record(p.evidence, HostEvidence.IB_NO_DEVICE, null);
       return true;
     }
     NetTexts.IbUsing using = texts.ibUsing(msg);
@@ -220,10 +220,11 @@ final class RareMessages {
         p.relaxedOrdering = using.relaxedOrdering();
       }
       if (p.oob == null) {
-        p.oob = using.oob();
+        p.oob = p.evidence.share(using.oob());
       }
       seeAddress(using.oob());
-      slot.record(p.ibUsingEvidence);
+      // what tells a node apart: how many HCAs, and the OOB interface
+      slot.record(p.evidence, HostEvidence.IB_USING, using.hcas().size() + (using.oob() == null ? "" : " " + using.oob().name()));
       return true;
     }
     Matcher m;
@@ -231,24 +232,21 @@ final class RareMessages {
       if (p.oob == null) {
         p.oob = new Iface(m.group(1), null);
       }
-      slot.record(p.ibUsingEvidence);
+      slot.record(p.evidence, HostEvidence.IB_USING, null);
       return true;
     }
     if ((m = IB_PER_LINE.matcher(msg)).find()) {
       for (Hca h : NetTexts.hcas(" " + m.group(1))) {
-        if (p.perLineHcas.stream().noneMatch(x -> x.name().equals(h.name()) && x.port() == h.port())) {
-          p.perLineHcas.add(h);
-          p.perLineHcas.sort(java.util.Comparator.comparingInt(Hca::index));
-        }
+        p.addPerLineHca(h);
       }
-      slot.record(p.ibUsingEvidence);
+      slot.record(p.evidence, HostEvidence.IB_USING, null);
       return true;
     }
     if ((m = SOCKET_USING.matcher(msg)).find()) {
       List<Iface> ifs = new ArrayList<>();
       Matcher e = SOCKET_ENTRY.matcher(m.group(1));
       while (e.find()) {
-        Iface f = texts.ifaceOf(e.group(1));
+        Iface f = p.evidence.share(texts.ifaceOf(e.group(1)));
         if (f != null) {
           ifs.add(f);
           seeAddress(f);
@@ -258,7 +256,7 @@ final class RareMessages {
         p.socketIfaces = ifs;
       }
       p.socketListed = true;
-      slot.record(p.socketEvidence);
+      slot.record(p.evidence, HostEvidence.SOCKET, null);
       return true;
     }
     if ((m = OLD_NET_IFACE.matcher(msg)).find()) {
@@ -269,7 +267,7 @@ final class RareMessages {
       if (f != null && !p.socketIfaces.contains(f) && p.socketIfaces.size() < 16) {
         p.socketIfaces.add(f);
       }
-      slot.record(p.socketEvidence);
+      slot.record(p.evidence, HostEvidence.SOCKET, null);
       return true;
     }
     if (msg.contains("GPU Direct RDMA")) {

@@ -48,8 +48,8 @@ final class SignalsBuilder {
       for (Iface f : interfaces(p)) {
         if (MULTUS_IFACE.matcher(f.name()).matches() && !kubernetes) {
           kubernetes = true;
-          k8s.addAll(p.evidence.ibUsing.items());
-          k8s.addAll(p.evidence.bootstrap.items());
+          k8s.addAll(p.evidence.items(HostEvidence.IB_USING));
+          k8s.addAll(p.evidence.items(HostEvidence.BOOTSTRAP));
         }
         ipoib |= IPOIB_IFACE.matcher(f.name()).find();
       }
@@ -146,8 +146,8 @@ final class SignalsBuilder {
         }
         String other = hostOf.putIfAbsent(b.address(), h.getKey());
         if (other != null && !other.equals(h.getKey())) {
-          List<Evidence> ev = new ArrayList<>(byHost.get(other).get(0).evidence.bootstrap.items());
-          ev.addAll(p.evidence.bootstrap.items());
+          List<Evidence> ev = new ArrayList<>(byHost.get(other).get(0).evidence.items(HostEvidence.BOOTSTRAP));
+          ev.addAll(p.evidence.items(HostEvidence.BOOTSTRAP));
           evidence.put("sharedBootstrap", JobEvidence.first(ev));
           return b.address();
         }
@@ -171,10 +171,10 @@ final class SignalsBuilder {
   }
 
   private static List<Evidence> firstOf(HostEvidence h) {
-    List<Evidence> ev = new ArrayList<>(h.comm.items());
-    ev.addAll(h.network.items());
-    ev.addAll(h.bootstrap.items());
-    ev.addAll(h.ibUsing.items());
+    List<Evidence> ev = new ArrayList<>(h.items(HostEvidence.COMM));
+    ev.addAll(h.items(HostEvidence.NETWORK));
+    ev.addAll(h.items(HostEvidence.BOOTSTRAP));
+    ev.addAll(h.items(HostEvidence.IB_USING));
     return ev;
   }
 }

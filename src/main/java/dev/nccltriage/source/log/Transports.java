@@ -71,7 +71,7 @@ final class Transports {
   private static String mostNamed(List<ProcessState> procs, Set<String> names) {
     Map<String, Integer> named = new LinkedHashMap<>();
     for (ProcessState p : procs) {
-      p.netChannels.keySet().forEach(n -> named.merge(n, 1, Integer::sum));
+      p.netChannels().keySet().forEach(n -> named.merge(n, 1, Integer::sum));
       if (p.network != null) {
         named.merge(p.network, 1, Integer::sum);
       }
@@ -83,7 +83,7 @@ final class Transports {
   String of(ProcessState p) {
     String best = null;
     long most = 0;
-    for (Map.Entry<String, ChannelCounter> e : p.netChannels.entrySet()) {
+    for (Map.Entry<String, ChannelCounter> e : p.netChannels().entrySet()) {
       if (e.getValue().total() > most) {
         most = e.getValue().total();
         best = e.getKey();

@@ -1,0 +1,35 @@
+package dev.nccltriage.facts;
+
+/**
+ * What the facts of a large log leave out, so that a report can say so: memory is bounded by
+ * design, and a larger log keeps less detail, never fails. {@code hosts}: the hosts the log
+ * shows (estimated from the sample when {@code hostsSampled}); {@code hostsKept}: those told
+ * apart; {@code nodesListed}: the per-node entries a report lists; {@code differsFound} and
+ * {@code differsListed}: nodes that differ from the majority (by aspect), found and listed;
+ * {@code processesFolded}: past {@code processesKept} processes, a host's further processes were
+ * counted as one, so per-node process counts are approximate.
+ */
+public record LeftOut(long hosts, boolean hostsSampled, int hostsKept, int nodesListed, int differsFound,
+    int differsListed, boolean processesFolded, int processesKept) {
+
+  /** One sentence for a person: "16384 hosts: the first 64 are listed by node." */
+  public String summary() {
+    StringBuilder s = new StringBuilder();
+    if (hostsSampled) {
+      s.append("about ").append(hosts).append(" hosts: a sample of ").append(hostsKept)
+          .append(" is told apart (the others' lines count as lines without a host, and a node among them that"
+              + " differs is not named)");
+    } else {
+      s.append(hosts).append(" hosts");
+    }
+    s.append("; the first ").append(nodesListed).append(" are listed by node");
+    if (differsFound > differsListed) {
+      s.append("; ").append(differsListed).append(" of ").append(differsFound).append(" node differences listed");
+    }
+    if (processesFolded) {
+      s.append("; past ").append(processesKept)
+          .append(" processes a host's further processes count as one (process counts per node are approximate)");
+    }
+    return s.append('.').toString();
+  }
+}
