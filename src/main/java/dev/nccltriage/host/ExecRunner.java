@@ -1,32 +1,43 @@
 package dev.nccltriage.host;
 
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.commons.exec.CommandLine;
+import org.apache.commons.exec.DaemonExecutor;
+import org.apache.commons.exec.DefaultExecutor;
+import org.apache.commons.exec.ExecuteException;
+import org.apache.commons.exec.ExecuteResultHandler;
 
 /**
- * Runs commands on the live host: argv resolved on PATH (a missing tool is a result, not an
- * error), {@code LC_ALL=C}, no stdin, output capped. Every wait is bounded, because an
- * initContainer must finish: a command gets {@code timeout}, all commands together get {@code
- * total} (the ladder's second round of plain-text fallbacks cannot add a timeout each), then its
- * whole process tree gets SIGTERM and, after {@link #GRACE}, SIGKILL ({@link ProcessTree}); the
- * output pipes are read only for {@link #GRACE} after the command ended, as a grandchild may hold
- * them open. A command still running when the tool is stopped by a signal is killed by the
- * {@link Cleanup} and reported as {@link Cleanup.Interrupted}, never as a timeout. Nothing from
- * the tool's input ever reaches an argv.
+ * Runs commands on the live host with commons-exec (the charter's choice for external commands
+ * with timeouts): argv resolved on PATH (a missing tool is a result, not an error), {@code
+ * LC_ALL=C}, no stdin, output capped. Every wait is bounded, because an initContainer must
+ * finish: a command gets {@code timeout}, all commands together get {@code total} (the ladder's
+ * second round of plain-text fallbacks cannot add a timeout each); past it the watchdog kills the
+ * whole process tree, SIGTERM and after {@link #GRACE} SIGKILL ({@link TreeWatchdog}); the output
+ * pipes are read only for {@link #GRACE} after the command ended, as a grandchild may hold them
+ * open ({@link BoundedPumps}). The command runs asynchronously and this thread waits for it with a
+ * bound of its own, since the executor's thread waits on the process without one. A command still
+ * running when the tool is stopped by a signal is killed by the {@link Cleanup} and reported as
+ * {@link Cleanup.Interrupted}, never as a timeout. Nothing from the tool's input ever reaches an
+ * argv.
  */
 public final class ExecRunner implements CommandRunner {
   static final Duration GRACE = Duration.ofMillis(300);
+  /**
+   * Past the command's own time: the watchdog's kill (two graces), the pumps' grace, a kill for a
+   * held pipe and its grace, and a margin; only an unkillable process or a stuck thread reaches it.
+   */
+  private static final Duration SLACK = GRACE.multipliedBy(8);
   private final Duration timeout;
   private final long deadline;
   private final String path;
@@ -58,64 +69,67 @@ public final class ExecRunner implements CommandRunner {
     if (budget <= 0) {
       return new CommandResult(argv, "timeout", -1, "", "not run: the time for all commands was spent", 0, false);
     }
-    List<String> cmd = new ArrayList<>(argv);
-    cmd.set(0, exe.toString());
+    CommandLine cmd = new CommandLine(exe.toString());
+    argv.subList(1, argv.size()).forEach(a -> cmd.addArgument(a, false));
     String marker = runId + "-" + runs.incrementAndGet();
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.environment().clear();
-    pb.environment().put("PATH", path);
-    pb.environment().put("LC_ALL", "C");
-    pb.environment().put(ProcessTree.MARKER, marker);
-    Process p;
-    try {
-      p = pb.start();
-    } catch (IOException e) {
-      return new CommandResult(argv, "error", -1, "", String.valueOf(e.getMessage()), millisSince(start), false);
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("PATH", path);
+    env.put("LC_ALL", "C");
+    env.put(ProcessTree.MARKER, marker);
+    TreeWatchdog watchdog = new TreeWatchdog(Duration.ofNanos(budget), marker, GRACE);
+    BoundedPumps streams = new BoundedPumps(maxOutput, GRACE, watchdog::killTree);
+    // a daemon thread: a probe that cannot be killed must not keep the JVM alive
+    DefaultExecutor executor = DaemonExecutor.builder().setExecuteStreamHandler(streams).get();
+    executor.setWatchdog(watchdog);
+    executor.setExitValues(null);
+    Done done = new Done();
+    // registered before the launch: the step waits for a launch under way, then kills its tree
+    Cleanup.Task killOnSignal = cleanup.register(() -> watchdog.cancel(GRACE));
+    if (cleanup.started()) {
+      throw new Cleanup.Interrupted();
     }
-    Cleanup.Task killOnSignal = cleanup.register(() -> ProcessTree.kill(p, marker, GRACE));
-    closeQuietly(p.getOutputStream());
-    Pump out = new Pump(p.getInputStream(), maxOutput, "probe-stdout");
-    Pump err = new Pump(p.getErrorStream(), maxOutput, "probe-stderr");
-    boolean exited;
+    boolean overran = false;
     try {
-      exited = p.waitFor(budget, TimeUnit.NANOSECONDS);
+      executor.execute(cmd, env, done);
+      if (!done.await(budget + SLACK.toNanos())) {
+        Process p = watchdog.process();
+        overran = p != null && p.isAlive();
+        watchdog.cancel(GRACE);
+      }
     } catch (InterruptedException e) {
       // the probe pool is shut down because the run is over: not a timeout, nothing to record
       Thread.currentThread().interrupt();
-      ProcessTree.kill(p, marker, Duration.ZERO);
+      watchdog.cancel(Duration.ZERO);
       killOnSignal.withdraw();
       throw new Cleanup.Interrupted();
+    } catch (IOException e) {
+      killOnSignal.withdraw();
+      return new CommandResult(argv, "error", -1, "", message(e), millisSince(start), false);
     }
-    if (!exited) {
-      ProcessTree.kill(p, marker, GRACE);
-    }
-    if (!(out.await(GRACE) & err.await(GRACE))) {
-      // the command is gone but something it started still holds the pipe
-      ProcessTree.kill(p, marker, GRACE);
-      out.await(GRACE);
-      err.await(GRACE);
-    }
-    closeQuietly(p.getInputStream());
-    closeQuietly(p.getErrorStream());
     if (!killOnSignal.withdraw()) {
       throw new Cleanup.Interrupted();
     }
+    Process p = watchdog.process();
+    if (p == null) {
+      Exception failure = watchdog.launchFailure() != null ? watchdog.launchFailure() : done.failure();
+      return new CommandResult(argv, "error", -1, "", message(failure), millisSince(start), false);
+    }
+    // the code from the process itself: the executor's own value is -1 when anything went amiss
     int code = p.isAlive() ? -1 : p.exitValue();
-    String status = !exited ? "timeout" : code == 0 ? "ok" : "failed";
-    return new CommandResult(argv, status, code, out.text(), err.text(), millisSince(start),
-        out.truncated() || err.truncated());
+    String status = watchdog.killedProcess() || overran || p.isAlive() ? "timeout" : code == 0 ? "ok" : "failed";
+    return new CommandResult(argv, status, code, streams.out(), streams.err(), millisSince(start), streams.truncated());
+  }
+
+  private static String message(Throwable e) {
+    if (e == null) {
+      return "the command did not start";
+    }
+    Throwable cause = e instanceof ExecuteException && e.getCause() != null ? e.getCause() : e;
+    return cause.getMessage() != null ? cause.getMessage() : cause.toString();
   }
 
   private static long millisSince(long start) {
     return (System.nanoTime() - start) / 1_000_000;
-  }
-
-  private static void closeQuietly(java.io.Closeable c) {
-    try {
-      c.close();
-    } catch (IOException e) {
-      // nothing to do: the pipe is gone either way
-    }
   }
 
   private Path which(String name) {
@@ -135,56 +149,28 @@ public final class ExecRunner implements CommandRunner {
     return null;
   }
 
-  /**
-   * Reads one output pipe on a daemon thread, keeping the first {@code max} bytes and dropping the
-   * rest, so a chatty tool cannot fill memory and a pipe held open by a stray grandchild cannot
-   * hold the run (the thread is abandoned; its process is killed).
-   */
-  private static final class Pump {
-    private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    private final int max;
-    private final Thread thread;
-    private boolean truncated;
+  /** The executor's result handler: a latch, where the stock one polls every 50 ms. */
+  private static final class Done implements ExecuteResultHandler {
+    private final CountDownLatch latch = new CountDownLatch(1);
+    private volatile ExecuteException failure;
 
-    Pump(InputStream in, int max, String name) {
-      this.max = max;
-      this.thread = new Thread(() -> drain(in), name);
-      thread.setDaemon(true);
-      thread.start();
+    @Override
+    public void onProcessComplete(int exitValue) {
+      latch.countDown();
     }
 
-    private void drain(InputStream in) {
-      byte[] chunk = new byte[8192];
-      try {
-        for (int n; (n = in.read(chunk)) >= 0; ) {
-          keep(chunk, n);
-        }
-      } catch (IOException e) {
-        // closed under us: what was read stands
-      }
+    @Override
+    public void onProcessFailed(ExecuteException e) {
+      failure = e;
+      latch.countDown();
     }
 
-    private synchronized void keep(byte[] b, int len) {
-      int room = Math.max(0, max - buf.size());
-      buf.write(b, 0, Math.min(room, len));
-      truncated |= len > room;
+    boolean await(long nanos) throws InterruptedException {
+      return latch.await(nanos, TimeUnit.NANOSECONDS);
     }
 
-    boolean await(Duration d) {
-      try {
-        thread.join(Math.max(1, d.toMillis()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return !thread.isAlive();
-    }
-
-    synchronized boolean truncated() {
-      return truncated;
-    }
-
-    synchronized String text() {
-      return buf.toString(StandardCharsets.UTF_8);
+    ExecuteException failure() {
+      return failure;
     }
   }
 }
