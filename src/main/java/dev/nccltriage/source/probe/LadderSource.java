@@ -51,6 +51,9 @@ public final class LadderSource {
       CompletableFuture<CommandResult> sysJson = run(pool, RDMA_SYSTEM_JSON);
       CompletableFuture<CommandResult> ipJson = run(pool, IP_JSON);
       CompletableFuture<CommandResult> topo = run(pool, TOPO);
+      CompletableFuture<CommandResult> ipText = textFormOf(pool, ipJson, IP);
+      CompletableFuture<CommandResult> linkText = textFormOf(pool, linkJson, RDMA_LINK);
+      CompletableFuture<CommandResult> sysText = textFormOf(pool, sysJson, RDMA_SYSTEM);
       EvidenceBook book = new EvidenceBook();
       PodFacts.Devices devices = new DeviceProbe(root, book).probe();
       ProcessProbe process = new ProcessProbe(root, book, pid);
@@ -58,10 +61,10 @@ public final class LadderSource {
       Map<String, String> env = process.env(ownEnv, pid);
       PodFacts.Hcas hcas = new HcaProbe(root, book).probe(devices, devinfo.join());
       NetworkProbe net = new NetworkProbe(root, book);
-      PodFacts.Interfaces ifs = net.interfaces(ipJson.join(), fallback(IP, ipJson.join()),
+      PodFacts.Interfaces ifs = net.interfaces(ipJson.join(), fallback(IP, ipJson.join(), ipText),
           () -> runner.run(BuiltinRunner.INTERFACES));
-      PodFacts.Rdma rdma = net.rdma(linkJson.join(), fallback(RDMA_LINK, linkJson.join()), sysJson.join(),
-          fallback(RDMA_SYSTEM, sysJson.join()), hcas, ifs);
+      PodFacts.Rdma rdma = net.rdma(linkJson.join(), fallback(RDMA_LINK, linkJson.join(), linkText), sysJson.join(),
+          fallback(RDMA_SYSTEM, sysJson.join(), sysText), hcas, ifs);
       PodFacts.GpuDirect gpu = new GpuDirectProbe(root, book).probe(topo.join(), hcas);
       return new PodFacts(devices, hcas, rdma, ifs, memlock, gpu, env, pid == null ? "this process" : "pid " + pid,
           book.snapshot());
@@ -76,9 +79,24 @@ public final class LadderSource {
 
   /**
    * The plain-text form, asked only when the JSON form is unusable (an old iproute2 rejects -j);
-   * a missing tool or a timeout would only repeat, so those answers stand.
+   * a missing tool or a timeout would only repeat, so those answers stand. A failed JSON form
+   * starts its text form at once, beside the other probes: one after another, three hanging text
+   * forms would cost three timeouts.
    */
-  private Supplier<CommandResult> fallback(List<String> argv, CommandResult json) {
-    return () -> json.status().equals("missing") || json.status().equals("timeout") ? json : runner.run(argv);
+  private CompletableFuture<CommandResult> textFormOf(ExecutorService pool, CompletableFuture<CommandResult> json,
+      List<String> argv) {
+    return json.thenComposeAsync(
+        j -> j.ok() || repeats(j) ? CompletableFuture.completedFuture(null) : run(pool, argv), pool);
+  }
+
+  private Supplier<CommandResult> fallback(List<String> argv, CommandResult json, CompletableFuture<CommandResult> started) {
+    return () -> {
+      CommandResult text = started.join();
+      return text != null ? text : repeats(json) ? json : runner.run(argv);
+    };
+  }
+
+  private static boolean repeats(CommandResult json) {
+    return json.status().equals("missing") || json.status().equals("timeout");
   }
 }
