@@ -231,6 +231,7 @@ final class ErrorMessages {
       case IBV_REG_MR -> p.ibRuntimeError |= !p.ofiSeen;
       default -> { }
     }
+    acc.errorLines++;
     LogAccumulator.ErrAcc e = acc.error(kind, detail, status);
     e.seeHost(p.host);
     slot.record(e.evidence);

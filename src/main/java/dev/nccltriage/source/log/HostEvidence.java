@@ -30,6 +30,7 @@ final class HostEvidence {
 
   final String name; // null: lines without a host prefix
   final byte[] bytes; // the name as it appears in the log, for the process table
+  boolean admitted; // outside the hash sample, told apart for a line that showed something wrong
   private final EvidenceBudget budget;
   private Evidence[] items; // KEEP per kind, in line order; null until one is kept
   private Object[] values; // per kind: what the kept lines said (the budget's key)
@@ -69,13 +70,16 @@ final class HostEvidence {
     return v;
   }
 
-  /** Whether a line of this kind saying {@code value} (may be null) is to be kept. */
+  /**
+   * Whether a line of this kind saying {@code value} (may be null) is to be kept. Without a budget
+   * (the lines of one line's parse, before it is known whose they are) up to KEEP per kind.
+   */
   boolean wants(int kind, Object value) {
     int n = kept(kind);
     if (n > 0) {
       return n < KEEP;
     }
-    return budget.take(kind, value);
+    return budget == null || budget.take(kind, value);
   }
 
   /** Keeps {@code e} (after {@link #wants} said yes). */

@@ -39,6 +39,8 @@ final class LogAccumulator {
   boolean testsHostsCapped; // more hosts than kept: the count is a lower bound
   /** "Invalid rank requested r/n": the highest n. */
   int invalidRankOf = -1;
+  /** Lines with an error signature (ErrorMessages): a line of a host outside the sample that admits it. */
+  long errorLines;
   long lines;
   long ncclLines;
   long unplaced;
@@ -118,10 +120,14 @@ final class LogAccumulator {
     processes.sampleLike(o.processes);
     for (ProcessState p : o.processes.all()) {
       byte[] host = p.evidence.bytes;
-      ProcessState mine =
-          p.host == null
-              ? processes.get(null, -1, -1, p.pid, p.hostFromGluedLine)
-              : processes.get(host, 0, host.length, p.pid, p.hostFromGluedLine);
+      // a host the other part admitted beyond the sample is admitted here too (while there is room)
+      ProcessState mine = p.evidence.admitted
+          ? processes.admit(host, 0, host.length, p.pid, p.hostFromGluedLine) : null;
+      if (mine == null) {
+        mine = p.host == null
+            ? processes.get(null, -1, -1, p.pid, p.hostFromGluedLine)
+            : processes.get(host, 0, host.length, p.pid, p.hostFromGluedLine);
+      }
       mine.merge(p);
     }
     for (HostEvidence h : o.processes.hosts()) {
@@ -156,6 +162,7 @@ final class LogAccumulator {
     o.ofiProvider.forEach((k, v) -> ofiProvider.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
     o.frameworkVersions.forEach((k, v) -> frameworkVersions.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
     lines += o.lines;
+    errorLines += o.errorLines;
     ncclLines += o.ncclLines;
     unplaced += o.unplaced;
     truncated += o.truncated;

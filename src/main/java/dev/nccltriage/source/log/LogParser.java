@@ -39,6 +39,7 @@ final class LogParser implements LineSink {
   private byte[] lastPrefix = new byte[128];
   private int lastPrefixLength = -1;
   private ProcessState lastProcess;
+  private final Admission admission;
 
   LogParser(LogAccumulator acc, String source) {
     this(acc, source, new PrefixCache());
@@ -51,6 +52,7 @@ final class LogParser implements LineSink {
     this.acc = acc;
     this.slot.source = source;
     this.messages = new MessageParser(acc, slot);
+    this.admission = new Admission(acc);
     acc.processes.onEvict(this::forgetProcesses);
   }
 
@@ -210,6 +212,7 @@ final class LogParser implements LineSink {
       // Channel lines are most of a large log: parse first, then look for a glued record only in
       // the tail the channel parser did not read.
       messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, e));
+      admission.end();
       int from = messages.consumed >= 0 ? messages.consumed : msg;
       int next = e - from > 8 ? gluedRecord(b, from, e) : -1;
       if (next >= 0) {
@@ -225,6 +228,7 @@ final class LogParser implements LineSink {
       msgEnd = gluedPrefix.start;
     }
     messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, msgEnd), warn);
+    admission.end();
     if (next >= 0) {
       segment(b, msgEnd, e, true);
     }
@@ -248,7 +252,9 @@ final class LogParser implements LineSink {
 
   /**
    * The process that printed the record. Consecutive lines of one thread share their prefix
-   * byte for byte, so the previous answer is reused without parsing when the bytes match.
+   * byte for byte, so the previous answer is reused without parsing when the bytes match. A line
+   * of a host outside the sample gets a state of its own, settled by {@link Admission#end} once
+   * the line is parsed; such prefixes are not cached, so each of its lines is looked at.
    */
   private ProcessState process(byte[] b, int s, int lvl, int msg, boolean glued) {
     int n = lvl - s;
@@ -257,13 +263,21 @@ final class LogParser implements LineSink {
     }
     prefix.parse(b, s, lvl);
     ProcessState proc = acc.processes.get(b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
+    boolean outside = proc.host == null && prefix.hostStart >= 0;
+    if (outside) {
+      proc = admission.begin(proc, b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
+    }
     if (prefix.start > s && indexOf(b, s, prefix.start, KUBECTL_POD) >= 0) {
       slot.record(acc.kubernetes); // kubectl logs --prefix: the log comes from a Pod
     }
     if (prefix.device >= 0 && prefix.device < 64) {
       proc.devices |= 1L << prefix.device;
     }
-    if (!glued) {
+    if (outside) {
+      lastProcess = null;
+      lastPrefixLength = -1;
+      lastSlot = -1;
+    } else if (!glued) {
       if (lastPrefix.length < n) {
         lastPrefix = new byte[Math.max(n, 2 * lastPrefix.length)];
       }

@@ -62,7 +62,12 @@ public final class NcclLogSource {
    * and for the job (tests shrink them; the defaults bound a part to about 15 MB).
    */
   public NcclLogSource withLimits(int hosts, int processes) {
-    this.limits = new ProcessTable.Limits(Math.max(1, hosts), Math.max(1, processes));
+    return withLimits(hosts, processes, ProcessTable.Limits.DEFAULT.admitted());
+  }
+
+  /** ... and admits at most {@code admitted} hosts outside the sample for a line that shows something wrong. */
+  public NcclLogSource withLimits(int hosts, int processes, int admitted) {
+    this.limits = new ProcessTable.Limits(Math.max(1, hosts), Math.max(1, processes), Math.max(0, admitted));
     return this;
   }
 

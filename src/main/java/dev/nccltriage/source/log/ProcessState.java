@@ -12,6 +12,11 @@ final class ProcessState {
   final String host; // null when the log has no host:pid:tid prefix
   final long pid;
   final boolean hostFromGluedLine;
+  /**
+   * Stands for processes of several hosts (those outside a sample, counted without a host): what
+   * one of them printed is true of that one, but no two of its values need be of the same process.
+   */
+  boolean many;
 
   long devices; // cudaDev bits seen in prefixes
   int rankMin = Integer.MAX_VALUE;
@@ -110,6 +115,7 @@ final class ProcessState {
 
   /** Adds another part's counts and values; evidence is merged per host by the caller. */
   void merge(ProcessState o) {
+    many |= o.many || host == null && o.host != null;
     devices |= o.devices;
     rankMin = Math.min(rankMin, o.rankMin);
     rankMax = Math.max(rankMax, o.rankMax);

@@ -18,15 +18,24 @@ import java.util.Map;
  * (merged from parts at different levels) keeps those of the highest level, each with all of its
  * lines. What was folded is recorded, so that the report says its counts are lower bounds. A host
  * name is stored once, whatever its processes.
+ *
+ * <p>A host outside the sample whose line shows something wrong (the node on sockets among
+ * thousands on IB, a WARN) is {@linkplain #admit admitted}: it has its own state from that line on,
+ * beyond the sample, up to {@link Limits#admitted} such hosts. A sample is for what is alike; the
+ * host that differs is what the report is for.
  */
 final class ProcessTable {
   /** The pid of the state a host's processes share once the table holds enough processes. */
   static final long FOLDED = -2;
 
-  /** How many hosts and processes a table tells apart. */
-  record Limits(int hosts, int processes) {
+  /** How many hosts and processes a table tells apart; {@code admitted}: hosts beyond the sample. */
+  record Limits(int hosts, int processes, int admitted) {
     /** 32768 hosts, 16384 processes told apart (about 200 bytes each; a host past that is one). */
-    static final Limits DEFAULT = new Limits(1 << 15, 1 << 14);
+    static final Limits DEFAULT = new Limits(1 << 15, 1 << 14, 1 << 10);
+
+    Limits(int hosts, int processes) {
+      this(hosts, processes, 1 << 10);
+    }
   }
 
   private final Limits limits;
@@ -41,6 +50,8 @@ final class ProcessTable {
   private int level; // hosts kept: those whose name hash has its top `level` bits zero
   private Runnable evicted = () -> { };
   private boolean processesFolded; // a process past the limit shares its host's FOLDED state
+  private int admittedHosts; // hosts outside the sample admitted for a line that shows something wrong
+  private boolean admittedFolded; // such a host past Limits.admitted: its lines stayed without a host
   private static final byte[] NO_HOST = new byte[0];
 
   ProcessTable() {
@@ -106,17 +117,17 @@ final class ProcessTable {
     if (!kept(name, level)) {
       return evidence(null);
     }
-    while (hostEvidence.size() >= limits.hosts() && level < 32) {
+    while (hostEvidence.size() - admittedHosts >= limits.hosts() && level < 32) {
       sample(level + 1);
     }
-    if (hostEvidence.size() >= limits.hosts() || !kept(name, level)) {
+    if (hostEvidence.size() - admittedHosts >= limits.hosts() || !kept(name, level)) {
       hostsFolded = true; // (names made to collide may defeat the sample: then simply no more)
       return evidence(null);
     }
     return evidence(name);
   }
 
-  private static boolean kept(String name, int level) {
+  static boolean kept(String name, int level) {
     if (level == 0) {
       return true;
     }
@@ -145,12 +156,12 @@ final class ProcessTable {
     List<ProcessState> keep = new ArrayList<>(inOrder.size());
     List<ProcessState> gone = new ArrayList<>();
     for (ProcessState p : inOrder) {
-      (p.host == null || kept(p.host, level) ? keep : gone).add(p);
+      (p.host == null || p.evidence.admitted || kept(p.host, level) ? keep : gone).add(p);
     }
     if (gone.isEmpty()) {
       return;
     }
-    hostEvidence.values().removeIf(h -> !kept(h.name, level));
+    hostEvidence.values().removeIf(h -> !h.admitted && !kept(h.name, level));
     inOrder.clear();
     int size = 64;
     while (size < 2 * keep.size() + 2) {
@@ -173,6 +184,28 @@ final class ProcessTable {
       }
     }
     evicted.run();
+  }
+
+  /**
+   * The state of a host outside the sample whose line shows something wrong: the host is told
+   * apart from now on, beyond the sample. Null past {@link Limits#admitted} such hosts (recorded:
+   * its lines stay without a host, and the report must not read them as one process's).
+   */
+  ProcessState admit(byte[] b, int hs, int he, long pid, boolean glued) {
+    String name = new String(b, hs, he - hs, StandardCharsets.UTF_8);
+    if (!hostEvidence.containsKey(name)) {
+      if (admittedHosts >= limits.admitted()) {
+        admittedFolded = true;
+        return null;
+      }
+      evidence(name).admitted = true;
+      admittedHosts++;
+    }
+    return get(b, hs, he, pid, glued);
+  }
+
+  boolean admittedFolded() {
+    return admittedFolded;
   }
 
   /** Puts a state back into the table (after a sample). */
@@ -236,11 +269,15 @@ final class ProcessTable {
     sample(o.level);
     hostsFolded |= o.hostsFolded;
     processesFolded |= o.processesFolded;
+    admittedFolded |= o.admittedFolded;
   }
 
-  /** Hosts the log shows, estimated when only a sample was kept (each kept host stands for 2^level). */
+  /**
+   * Hosts the log shows, estimated when only a sample was kept (each sampled host stands for
+   * 2^level; an admitted one is among those the others stand for).
+   */
   long hostsSeen() {
-    return (long) hostEvidence.size() << level;
+    return Math.max(hostEvidence.size(), (long) (hostEvidence.size() - admittedHosts) << level);
   }
 
   private void grow() {

@@ -48,7 +48,16 @@ final class Transports {
     boolean sawRdma = false;
     boolean sawOther = false;
     boolean sawUnknown = false;
+    boolean manyMixed = false;
     for (ProcessState p : procs) {
+      if (p.many && mixedKinds(p)) {
+        // the lines of many hosts counted as one: RDMA and not (so the job is mixed), but whose is
+        // whose is not known, nor whether a process that shows its network used RDMA
+        manyMixed = true;
+        sawRdma = true;
+        sawUnknown = true;
+        continue;
+      }
       String t = of(p);
       Boolean r = p.ofiProvider == null && t != null && providerOf.containsKey(t) ? providerOf.get(t) : rdma(p, t);
       if (t != null) {
@@ -62,7 +71,7 @@ final class Transports {
       sawUnknown |= r == null;
     }
     Boolean rdma = sawOther ? Boolean.FALSE : sawUnknown ? null : sawRdma ? Boolean.TRUE : null;
-    String name = names.isEmpty() ? null : sawRdma && sawOther ? "mixed"
+    String name = manyMixed || sawRdma && sawOther ? "mixed" : names.isEmpty() ? null
         : names.size() == 1 ? names.iterator().next() : mostNamed(procs, names);
     return new Network(name, rdma, sawRdma);
   }
@@ -116,10 +125,32 @@ final class Transports {
     if (ibList) {
       return "IB";
     }
-    if (p.socketListed && (p.ibFailed || socketListMeansSocket())) {
+    // (the state of many hosts may have the IB failure of one and the socket list of another)
+    if (p.socketListed && (p.ibFailed && !p.many || socketListMeansSocket())) {
       return "Socket";
     }
     return null;
+  }
+
+  /**
+   * Whether a state that stands for many processes shows networks of both kinds: no single one of
+   * them need have used both, so neither its network nor whether it used RDMA is known.
+   */
+  private boolean mixedKinds(ProcessState p) {
+    boolean rdma = false;
+    boolean other = false;
+    for (String n : p.netChannels().keySet()) {
+      Boolean r = NetworkKind.rdma(n);
+      rdma |= Boolean.TRUE.equals(r);
+      other |= Boolean.FALSE.equals(r);
+    }
+    for (Boolean r : new Boolean[] {NetworkKind.rdma(p.network), NetworkKind.rdma(p.nicDistanceNet),
+        NetworkKind.rdma(p.gdrHcaNet), providerKind(p), p.noVerbs ? Boolean.FALSE : null,
+        p.socketListed && socketListMeansSocket() ? Boolean.FALSE : null}) {
+      rdma |= Boolean.TRUE.equals(r);
+      other |= Boolean.FALSE.equals(r);
+    }
+    return rdma && other;
   }
 
   /**

@@ -1,0 +1,78 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.facts.NetworkKind;
+import java.util.Arrays;
+
+/**
+ * The lines of a host outside the sample count without a host, so the one node on sockets among
+ * thousands on IB would vanish into them (and its socket channels, counted with the others' GDR
+ * ones, would blame the wrong layer). Such a line is parsed into a state of its own first; if it
+ * shows something wrong, as NCCL prints it by design (a WARN, an error signature, a failure, IB
+ * without a device or without libibverbs, a failed net plugin, a non-RDMA network, socket
+ * interfaces, a network channel without /GDRDMA), the host is admitted to the table and the line
+ * is its own; otherwise it joins the no-host state as before.
+ */
+final class Admission {
+  private final LogAccumulator acc;
+  private ProcessState probe;
+  private ProcessState folded;
+  private long warnings;
+  private long failures;
+  private long errors;
+
+  Admission(LogAccumulator acc) {
+    this.acc = acc;
+  }
+
+  /** The state to parse a line of host b[hs, he) into, whose lines count in {@code folded}. */
+  ProcessState begin(ProcessState folded, byte[] b, int hs, int he, long pid, boolean glued) {
+    byte[] name = Arrays.copyOfRange(b, hs, he);
+    this.folded = folded;
+    // no evidence budget: the host's or the no-host state's applies when the line is settled
+    probe = new ProcessState(pid, glued, new HostEvidence(Bytes.text(name, 0, name.length), name, null));
+    warnings = acc.warnings.count();
+    failures = acc.failures.count();
+    errors = acc.errorLines;
+    return probe;
+  }
+
+  /** Settles the line parsed since {@link #begin}: into the admitted host, else the no-host state. */
+  void end() {
+    if (probe == null) {
+      return;
+    }
+    ProcessState p = probe;
+    probe = null;
+    boolean wrong = acc.warnings.count() > warnings || acc.failures.count() > failures || acc.errorLines > errors
+        || showsFallback(p);
+    byte[] name = p.evidence.bytes;
+    ProcessState into = wrong ? acc.processes.admit(name, 0, name.length, p.pid, p.hostFromGluedLine) : null;
+    if (into == null) {
+      into = folded;
+    }
+    into.merge(p);
+    into.evidence.addAll(p.evidence, 0);
+  }
+
+  /** What one line put in a fresh state that NCCL prints only when it did not get the fast path. */
+  static boolean showsFallback(ProcessState p) {
+    if (p.ibNoDeviceSeen || p.hcaListEmpty || p.ibFailed || p.noVerbs || p.ofiFailed || p.ibRuntimeError
+        || p.socketListed || p.socketIfaces != null) {
+      return true;
+    }
+    if (notRdma(p.network) || notRdma(p.nicDistanceNet) || notRdma(p.gdrHcaNet)
+        || Boolean.FALSE.equals(NetworkKind.providerRdma(p.ofiProvider))) {
+      return true;
+    }
+    for (ChannelCounter c : p.netChannels().values()) {
+      if (notRdma(c.network) || c.sendGdr + c.receiveGdr < c.total()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean notRdma(String network) {
+    return Boolean.FALSE.equals(NetworkKind.rdma(network));
+  }
+}

@@ -1,0 +1,107 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nccltriage.facts.Difference;
+import dev.nccltriage.facts.LogFacts;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Past the hosts a part tells apart, a hash sample of hosts is kept and the others count without
+ * a host. The one node on sockets among hundreds on IB must not vanish into them: before, its
+ * socket channels were counted with the others' GDR ones and the job read as IB with GDR on some
+ * channels only (a confident node-driver verdict, no node named) where a run below the limits says
+ * device-plugin and names the node. A host outside the sample whose line shows something wrong is
+ * admitted (up to a cap); past the cap, the no-host state's mixed networks make RDMA unknown
+ * (the verdict inconclusive), not a yes from the majority.
+ */
+class SampleAdmissionTest {
+  private static final int HOSTS = 400;
+  private static final int LIMIT = 64;
+
+  @TempDir Path dir;
+
+  /** A host whose name falls outside the sample at every level (top hash bit set). */
+  private static int outsideTheSample() {
+    return IntStream.range(HOSTS / 2, HOSTS).filter(h -> !ProcessTable.kept(String.format("host-%05d", h), 1))
+        .findFirst().orElseThrow();
+  }
+
+  private LogFacts read(String log, int threads, int hosts, int admitted) throws Exception {
+    Path f = Files.writeString(dir.resolve("job.log"), log);
+    // parts of 8 KiB with 3 threads: every part holds lines of every pass
+    return new NcclLogSource(java.io.InputStream.nullInputStream(), threads, 4096, threads == 1 ? Long.MAX_VALUE : 8192)
+        .withLimits(hosts, 1 << 20, admitted).read(List.of(f.getFileName().toString()), dir);
+  }
+
+  private static List<String> who(LogFacts f) {
+    return f.differs().stream().map(Difference::who).distinct().toList();
+  }
+
+  @Test
+  void theHostOnSocketsOutsideTheSampleIsNamedAsBelowTheLimits() throws Exception {
+    int sock = outsideTheSample();
+    String name = String.format("host-%05d", sock);
+    String log = MemoryBoundsTest.hostsLog(HOSTS, 1, sock);
+    LogFacts unlimited = read(log, 1, 1 << 15, 1024);
+    assertThat(unlimited.leftOut().hostsSampled()).isFalse();
+    assertThat(unlimited.transport()).isEqualTo("mixed");
+    assertThat(unlimited.rdma()).isFalse();
+    assertThat(who(unlimited)).contains(name);
+
+    for (int threads : new int[] {1, 3}) {
+      LogFacts f = read(log, threads, LIMIT, 1024);
+      assertThat(f.leftOut().hostsSampled()).as("sampled, %d threads", threads).isTrue();
+      assertThat(f.nodeDetails()).as("the host is told apart").anySatisfy(n -> {
+        assertThat(n.host()).isEqualTo(name);
+        assertThat(n.transport()).isEqualTo("Socket");
+      });
+      assertThat(f.transport()).as("%d threads", threads).isEqualTo(unlimited.transport());
+      assertThat(f.rdma()).as("%d threads", threads).isEqualTo(unlimited.rdma());
+      assertThat(f.ibNoDevice()).isTrue();
+      assertThat(who(f)).as("%d threads", threads).contains(name);
+      // the other hosts' channels, counted without a host, all carry GDRDMA: not a node-driver case
+      assertThat(f.nodeDetails().stream().filter(n -> !name.equals(n.host())).mapToLong(n -> n.netChannels().total()
+          - n.netChannels().gdrdma()).sum()).isZero();
+    }
+    LogFacts one = read(log, 1, LIMIT, 1024);
+    LogFacts three = read(log, 3, LIMIT, 1024);
+    assertThat(three.transport()).isEqualTo(one.transport());
+    assertThat(who(three)).isEqualTo(who(one));
+    assertThat(three.netChannels()).isEqualTo(one.netChannels());
+  }
+
+  @Test
+  void pastTheCapTheMixedNoHostStateMakesRdmaUnknownNotYes() throws Exception {
+    int sock = outsideTheSample();
+    String log = MemoryBoundsTest.hostsLog(HOSTS, 1, sock);
+    for (int threads : new int[] {1, 3}) {
+      LogFacts f = read(log, threads, LIMIT, 0);
+      assertThat(f.leftOut().hostsSampled()).isTrue();
+      assertThat(who(f)).doesNotContain(String.format("host-%05d", sock));
+      // IB and Socket channels of many hosts in one no-host state: not "one process used both"
+      assertThat(f.rdma()).as("%d threads", threads).isNull();
+      // ... though the job, which has both, is mixed
+      assertThat(f.transport()).as("%d threads", threads).isEqualTo("mixed");
+    }
+  }
+
+  @Test
+  void aWarnOfAHostOutsideTheSampleIsAttributedToIt() throws Exception {
+    int sick = outsideTheSample();
+    String name = String.format("host-%05d", sick);
+    StringBuilder b = new StringBuilder(MemoryBoundsTest.hostsLog(HOSTS, 1, -1));
+    b.append(name).append(":100:100 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<1234> with status=12 opcode=0\n");
+    for (int threads : new int[] {1, 3}) {
+      LogFacts f = read(b.toString(), threads, LIMIT, 1024);
+      assertThat(f.leftOut().hostsSampled()).isTrue();
+      assertThat(f.errors()).anySatisfy(e -> assertThat(e.hosts()).contains(name));
+      assertThat(f.nodeDetails()).extracting(n -> n.host()).contains(name);
+    }
+  }
+}
