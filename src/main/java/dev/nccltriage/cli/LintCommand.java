@@ -117,7 +117,7 @@ final class LintCommand implements Callable<Integer> {
       t.facts().put("log.ncclVersion", version, List.of());
     }
     List<LintReport.Finding> mine = new ArrayList<>();
-    for (Verdict.Finding f : engine.lints(t.facts(), LINTS)) {
+    for (Verdict.Finding f : engine.lints(t.facts(), LINTS, into::shows)) {
       Evidence at = f.evidence().isEmpty() ? new Evidence(t.file(), t.line(), "") : f.evidence().get(0);
       String container = t.containerAt().get(at.line());
       mine.add(new LintReport.Finding(t.file(), at.line(), f.rule(), f.severity(), f.layer(), f.message(), f.fix(),

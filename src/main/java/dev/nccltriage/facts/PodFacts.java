@@ -23,7 +23,8 @@ public record PodFacts(
   public record Devices(String status, boolean present, List<String> uverbs, Map<String, String> uverbsHca,
       Map<String, String> opens, boolean rdmaCm, List<String> others) {}
 
-  public record Port(String hca, int port, String state, String physState, String linkLayer, Double rateGbps,
+  /** {@code port} is null when its number did not fit an int: counted, but matched to no other port. */
+  public record Port(String hca, Integer port, String state, String physState, String linkLayer, Double rateGbps,
       String netdev) {}
 
   public record Hcas(String status, String source, List<String> usable, List<String> onNode, List<Port> ports) {}

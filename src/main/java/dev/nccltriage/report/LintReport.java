@@ -47,6 +47,11 @@ public record LintReport(String version, List<Input> inputs, String status, List
       }
     }
 
+    /** Whether the next finding of {@code rule} is kept in full (else it is only counted). */
+    public boolean shows(String rule) {
+      return perRuleSeen.getOrDefault(rule, 0L) < perRule;
+    }
+
     /** Findings of this severity, kept or not. */
     public long count(String severity) {
       return bySeverity.getOrDefault(severity, 0L);

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
 
@@ -48,8 +49,16 @@ public final class ManifestSource {
   private final Set<String> siteRdma;
   private final InputStream stdin;
   private final YAMLFactory yaml;
+  private final ScalarTypes types = new ScalarTypes();
+  private final boolean fast;
 
   public ManifestSource(InputStream stdin, Set<String> siteRdmaResources) {
+    this(stdin, siteRdmaResources, true);
+  }
+
+  /** {@code fast} false: SnakeYAML reads everything (to check the fast reader against it). */
+  ManifestSource(InputStream stdin, Set<String> siteRdmaResources, boolean fast) {
+    this.fast = fast;
     this.stdin = stdin;
     this.siteRdma = siteRdmaResources;
     // SnakeYAML's own cap (3 MB per document) would refuse a large List; objects are capped here instead
@@ -90,9 +99,38 @@ public final class ManifestSource {
     return out;
   }
 
+  /** Receives each object read, and the text of its lines while it is held. */
+  interface Objects {
+    void object(Node object, IntFunction<String> lines);
+  }
+
   private Counts parse(String file, Reader text, Consumer<PodTemplate> sink) throws ManifestException {
-    LineWindow window = new LineWindow(text, MAX_OBJECT_CHARS);
     long[] counts = new long[2];
+    objects(file, text, (object, lines) -> emit(file, object, lines, sink, counts));
+    return new Counts(counts[0], counts[1]);
+  }
+
+  /** Hands each object (a document, or an item of a top-level items: list) of {@code text} on, in order. */
+  void objects(String file, Reader text, Objects each) throws ManifestException {
+    BlockYaml.Resume at = new BlockYaml.Resume(BlockYaml.Context.DOCUMENT, 1, text, Map.of(), 0);
+    if (fast) {
+      // most manifests are plain block YAML, which a line reader builds many times faster than SnakeYAML;
+      // at the first line it is not sure of, SnakeYAML reads on from the last object not yet handed on
+      BlockYaml block = new BlockYaml(text, MAX_OBJECT_CHARS, types);
+      try {
+        at = block.read((object, lines) -> each.object(object, lines::line));
+      } catch (IOException e) {
+        throw new ManifestException(file + ": cannot read: " + e.getMessage());
+      }
+      if (at == null) {
+        return;
+      }
+    }
+    // this parser counts lines from the resume point (and from the "items:" put before an item)
+    int base = at.line() - (at.context() == BlockYaml.Context.ITEMS ? 2 : 1);
+    LineWindow window = new LineWindow(at.rest(), MAX_OBJECT_CHARS);
+    IntFunction<String> lines = n -> window.line(n - base);
+    Map<String, Node> listKeys = at.context() == BlockYaml.Context.DOCUMENT ? null : at.keys();
     try (JsonParser p = yaml.createParser(window)) {
       JsonToken t;
       while ((t = p.nextToken()) != null) {
@@ -100,47 +138,51 @@ public final class ManifestSource {
           continue; // an empty document
         }
         window.keepFrom(p.currentTokenLocation().getLineNr());
-        Node doc = t == JsonToken.START_OBJECT ? document(p, file, window, sink, counts) : Node.read(p, 0);
-        emit(file, doc, window, sink, counts);
+        Node doc = t == JsonToken.START_OBJECT ? document(p, base, listKeys, at.docLine(), window, each)
+            : Node.read(p, 0, base);
+        listKeys = null;
+        each.object(doc, lines);
       }
     } catch (LineWindow.TooLarge e) {
-      throw new ManifestException(file + ":" + e.line + ": an object larger than " + (MAX_OBJECT_CHARS >> 20)
+      throw new ManifestException(file + ":" + (base + e.line) + ": an object larger than " + (MAX_OBJECT_CHARS >> 20)
           + " MiB (Kubernetes stores at most 1.5 MiB): not a manifest lint reads");
     } catch (JsonProcessingException e) {
       JsonLocation loc = e.getLocation();
       String msg = e.getOriginalMessage().lines().findFirst().orElse("invalid YAML");
-      throw new ManifestException(file + ":" + (loc == null ? 1 : loc.getLineNr()) + ": invalid YAML: " + msg);
+      throw new ManifestException(file + ":" + (loc == null ? 1 : base + loc.getLineNr()) + ": invalid YAML: " + msg);
     } catch (IOException e) {
       throw new ManifestException(file + ": cannot read: " + e.getMessage());
     }
-    return new Counts(counts[0], counts[1]);
   }
 
   /**
    * A document that is a map; the items of its top-level {@code items:} list are objects of their own,
-   * read and handed on one at a time, and left out of the document.
+   * read and handed on one at a time, and left out of the document. {@code listKeys}, when not null,
+   * are the keys of this list document that the fast reader had read before it handed over, and
+   * {@code docLine} its line.
    */
-  private Node document(JsonParser p, String file, LineWindow window, Consumer<PodTemplate> sink, long[] counts)
-      throws IOException {
-    int line = p.currentTokenLocation().getLineNr();
-    Map<String, Node> m = new LinkedHashMap<>();
+  private static Node document(JsonParser p, int base, Map<String, Node> listKeys, int docLine, LineWindow window,
+      Objects each) throws IOException {
+    int line = listKeys == null ? base + p.currentTokenLocation().getLineNr() : docLine;
+    Map<String, Node> m = listKeys == null ? new LinkedHashMap<>() : new LinkedHashMap<>(listKeys);
+    IntFunction<String> lines = n -> window.line(n - base);
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String key = p.currentName();
-      int keyAt = p.currentTokenLocation().getLineNr();
+      int keyAt = base + p.currentTokenLocation().getLineNr();
       if (p.nextToken() == JsonToken.START_ARRAY && key.equals("items")) {
         while (p.nextToken() != JsonToken.END_ARRAY) {
           window.keepFrom(p.currentTokenLocation().getLineNr());
-          emit(file, Node.read(p, 0), window, sink, counts);
+          each.object(Node.read(p, 0, base), lines);
         }
         continue;
       }
-      m.put(key, Node.read(p, keyAt));
+      m.put(key, Node.read(p, keyAt, base));
     }
     return new Node(m, line, line);
   }
 
   /** The pod templates of one object. */
-  private void emit(String file, Node doc, LineWindow window, Consumer<PodTemplate> sink, long[] counts) {
+  private void emit(String file, Node doc, IntFunction<String> lines, Consumer<PodTemplate> sink, long[] counts) {
     if (!doc.isMap()) {
       return;
     }
@@ -160,7 +202,7 @@ public final class ManifestSource {
       }
     }
     for (Found f : found) {
-      sink.accept(new TemplateFacts(siteRdma, file, window::line, kind, name == null ? "?" : name, f, pods).build());
+      sink.accept(new TemplateFacts(siteRdma, file, lines, kind, name == null ? "?" : name, f, pods).build());
     }
     counts[0] += found.isEmpty() ? 0 : 1;
     counts[1] += found.size();

@@ -16,8 +16,9 @@ import java.util.Map;
 record Node(Object value, int line, int keyLine) {
   static final Node MISSING = new Node(null, 0, 0);
 
-  static Node read(JsonParser p, int keyLine) throws IOException {
-    int line = p.currentTokenLocation().getLineNr();
+  /** {@code base} is added to the parser's line numbers (it may start reading in the middle of a file). */
+  static Node read(JsonParser p, int keyLine, int base) throws IOException {
+    int line = base + p.currentTokenLocation().getLineNr();
     int kl = keyLine > 0 ? keyLine : line;
     JsonToken t = p.currentToken();
     switch (t) {
@@ -25,16 +26,16 @@ record Node(Object value, int line, int keyLine) {
         Map<String, Node> m = new LinkedHashMap<>();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
           String key = p.currentName();
-          int keyAt = p.currentTokenLocation().getLineNr();
+          int keyAt = base + p.currentTokenLocation().getLineNr();
           p.nextToken();
-          m.put(key, read(p, keyAt));
+          m.put(key, read(p, keyAt, base));
         }
         return new Node(m, line, kl);
       }
       case START_ARRAY -> {
         List<Node> l = new ArrayList<>();
         while (p.nextToken() != JsonToken.END_ARRAY) {
-          l.add(read(p, 0));
+          l.add(read(p, 0, base));
         }
         return new Node(l, line, kl);
       }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Step 2: the HCAs the container can use and their ports, from ibv_devinfo, or from
@@ -17,6 +18,7 @@ import java.util.Set;
  * the node; the usable ones are those with a uverbs device in the container.
  */
 final class HcaProbe {
+  private static final Pattern DIGITS = Pattern.compile("\\d+");
   private final HostRoot root;
   private final EvidenceBook book;
 
@@ -50,8 +52,8 @@ final class HcaProbe {
         usable.add(d.name());
         for (IbvDevinfo.Port p : d.ports()) {
           ports.add(new PodFacts.Port(d.name(), p.port(), shortState(p.state()), p.physState(), p.linkLayer(),
-              rate(d.name(), p.port()), netdev(d.name())));
-          book.add("pod.portsActive", "ibv_devinfo", d.name() + " port " + p.port() + ": " + p.state()
+              p.port() == null ? null : rate(d.name(), String.valueOf(p.port())), netdev(d.name())));
+          book.add("pod.portsActive", "ibv_devinfo", d.name() + " port " + portText(p.port()) + ": " + p.state()
               + (p.linkLayer() == null ? "" : ", link_layer " + p.linkLayer()));
         }
       }
@@ -77,14 +79,13 @@ final class HcaProbe {
           FileRead ll = root.read(base + "link_layer");
           SysfsPort.NumName st = state.ok() ? SysfsPort.parseState(state.text()) : null;
           SysfsPort.NumName ph = phys.ok() ? SysfsPort.parsePhysState(phys.text()) : null;
-          int port;
-          try {
-            port = Integer.parseInt(p);
-          } catch (NumberFormatException e) {
+          if (!DIGITS.matcher(p).matches()) {
             continue;
           }
+          // a port directory whose number does not fit an int is still a port: its number is unknown (null)
+          Integer port = p.length() > 9 ? toInt(p) : Integer.valueOf(p);
           ports.add(new PodFacts.Port(hca, port, st == null ? null : st.name(), ph == null ? null : ph.name(),
-              ll.ok() ? SysfsPort.parseLinkLayer(ll.text()) : null, rate(hca, port), netdev(hca)));
+              ll.ok() ? SysfsPort.parseLinkLayer(ll.text()) : null, rate(hca, p), netdev(hca)));
           book.add("pod.portsActive", base + "state", hca + " port " + p + ": "
               + (state.ok() ? state.text().strip() : state.status()));
         }
@@ -99,7 +100,20 @@ final class HcaProbe {
     return s == null ? null : s.startsWith("PORT_") ? s.substring(5) : s;
   }
 
-  private Double rate(String hca, int port) {
+  private static Integer toInt(String digits) {
+    try {
+      return Integer.valueOf(digits);
+    } catch (NumberFormatException tooLarge) {
+      return null;
+    }
+  }
+
+  static String portText(Integer port) {
+    return port == null ? "?" : port.toString();
+  }
+
+  /** {@code port} is the name of the port's directory under ports/. */
+  private Double rate(String hca, String port) {
     FileRead r = root.read("/sys/class/infiniband/" + hca + "/ports/" + port + "/rate");
     SysfsPort.Rate rate = r.ok() ? SysfsPort.parseRate(r.text()) : null;
     return rate == null ? null : rate.gbps();

@@ -81,18 +81,19 @@ final class NetworkProbe {
     Set<String> netdevsHere = new LinkedHashSet<>();
     int roceNoNetdev = 0;
     for (PodFacts.Port p : hcas.ports()) {
-      String netdev = links.stream().filter(l -> l.dev().equals(p.hca()) && l.port() == p.port())
+      // a port whose number did not fit is unknown: it matches no link, not even another unknown one
+      String netdev = links.stream().filter(l -> l.dev().equals(p.hca()) && p.port() != null && p.port().equals(l.port()))
           .map(RdmaLink.Link::netdev).filter(n -> n != null).findFirst().orElse(p.netdev());
       if (netdev != null && here.contains(netdev)) {
         netdevsHere.add(netdev);
       } else if ("Ethernet".equals(p.linkLayer())) {
         roceNoNetdev++;
         book.add("pod.rdmaPortsNoNetdev", link.ok() ? link.display() : "/sys/class/infiniband/" + p.hca() + "/device/net",
-            p.hca() + "/" + p.port() + ": " + (netdev == null ? "no netdev in this netns" : "netdev " + netdev + " not in this netns"));
+            p.hca() + "/" + HcaProbe.portText(p.port()) + ": " + (netdev == null ? "no netdev in this netns" : "netdev " + netdev + " not in this netns"));
       }
     }
     for (RdmaLink.Link l : links) {
-      book.add("pod.rdmaNetdevs", link.display(), l.dev() + "/" + l.port() + " state " + l.state()
+      book.add("pod.rdmaNetdevs", link.display(), l.dev() + "/" + HcaProbe.portText(l.port()) + " state " + l.state()
           + (l.netdev() == null ? "" : " netdev " + l.netdev()));
     }
     return new PodFacts.Rdma(status, mode, List.copyOf(netdevsHere), roceNoNetdev);

@@ -49,9 +49,10 @@ public final class IbvDevinfo {
    * the number in parentheses; MTUs are in bytes; {@code linkLayer} is null when the line is
    * absent (old libibverbs). {@code physState}/{@code activeWidth}/{@code activeSpeed} come from
    * {@code -v} only. {@code other} keeps every other key of the block verbatim, in order.
+   * {@code port} is null when its number does not fit an int: the block is kept, its port unknown.
    */
   public record Port(
-      int port,
+      Integer port,
       String state,
       Integer stateNum,
       Integer maxMtu,
@@ -148,7 +149,7 @@ public final class IbvDevinfo {
   }
 
   private static final class PortB {
-    int port;
+    Integer port;
     String state;
     Integer stateNum;
     Integer maxMtu;
@@ -301,9 +302,10 @@ public final class IbvDevinfo {
         }
         case "port" -> {
           Integer n = Text.toInt(value);
-          if (n != null) {
+          String v = value.strip();
+          if (n != null || !v.isEmpty() && v.chars().allMatch(c -> c >= '0' && c <= '9')) {
             port = new PortB();
-            port.port = n;
+            port.port = n; // null when it does not fit an int: the port is kept, its number unknown
             device().ports.add(port);
           }
           return;

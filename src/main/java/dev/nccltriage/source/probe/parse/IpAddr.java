@@ -30,10 +30,11 @@ public final class IpAddr {
    * gives both null. {@code state} is the operstate word ({@code UP}, {@code DOWN},
    * {@code UNKNOWN}, {@code LOWERLAYERDOWN}); {@code linkType} is the word after {@code link/}
    * ({@code ether}, {@code infiniband}, {@code loopback}, {@code ipip}, {@code none}, ...);
-   * {@code mac} the address after it.
+   * {@code mac} the address after it. {@code index} is null when the number does not fit an int
+   * (an unusual value: the interface is kept, its index unknown).
    */
   public record Interface(
-      int index,
+      Integer index,
       String name,
       Integer peerIfindex,
       String parent,
@@ -98,11 +99,11 @@ public final class IpAddr {
       if (!o.isObject()) {
         continue;
       }
-      Integer index = Json.integer(o, "ifindex");
       String name = Json.str(o, "ifname");
-      if (index == null || name == null) {
+      if (name == null || !o.has("ifindex")) {
         continue;
       }
+      Integer index = Json.integer(o, "ifindex"); // null when it does not fit: kept, unknown
       List<String> flags = strings(o.get("flags"));
       List<String> alt = strings(o.get("altnames"));
       List<Address> addrs = new ArrayList<>();
@@ -146,11 +147,7 @@ public final class IpAddr {
       Matcher h = HEAD.matcher(line);
       if (h.find()) {
         cur = flush(out, cur);
-        Integer index = Text.toInt(h.group(1));
-        if (index == null) {
-          continue;
-        }
-        cur = new B(index, h.group(2));
+        cur = new B(Text.toInt(h.group(1)), h.group(2)); // an index that does not fit is unknown (null)
         String at = h.group(3);
         if (at != null && !at.isEmpty() && !at.equals("NONE")) {
           Matcher ifn = IFN.matcher(at);
@@ -249,7 +246,7 @@ public final class IpAddr {
   }
 
   private static final class B {
-    final int index;
+    final Integer index;
     final String name;
     Integer peerIfindex;
     String parent;
@@ -263,7 +260,7 @@ public final class IpAddr {
     final List<String> altnames = new ArrayList<>();
     final List<Address> addresses = new ArrayList<>();
 
-    B(int index, String name) {
+    B(Integer index, String name) {
       this.index = index;
       this.name = name;
     }

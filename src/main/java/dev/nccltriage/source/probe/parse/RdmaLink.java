@@ -18,10 +18,12 @@ public final class RdmaLink {
    * One RDMA port. {@code netdev} is null when the line had none (in a Pod: the netdev is in
    * another netns). IB-only fields ({@code subnetPrefix}, {@code lid}, {@code smLid}) are null
    * on RoCE lines. {@code ifindex} is the RDMA device index of the old format / JSON, else null.
+   * {@code port} is null when the number does not fit an int: the link is kept, its port unknown,
+   * and an unknown port matches no other port.
    */
   public record Link(
       String dev,
-      int port,
+      Integer port,
       String state,
       String physicalState,
       String netdev,
@@ -43,6 +45,8 @@ public final class RdmaLink {
       Pattern.compile("(?:^|[\\s#$>])link\\s+([^\\s/]+)/(\\d+)(?=\\s|$)");
   private static final Pattern OLD_HEAD =
       Pattern.compile("(?:^|\\s)(\\d+)/(\\d+):\\s+([^\\s/]+)/(\\d+):?(?=\\s|$)");
+
+  private static final Pattern DIGITS = Pattern.compile("\\d+");
 
   private RdmaLink() {}
 
@@ -73,15 +77,18 @@ public final class RdmaLink {
         continue;
       }
       String dev = ifname;
+      boolean hasPort = o.has("port") && !o.get("port").isNull();
       Integer port = Json.integer(o, "port");
       int slash = ifname.indexOf('/');
       if (slash >= 0) {
         dev = ifname.substring(0, slash);
-        if (port == null) {
+        if (!hasPort) {
+          hasPort = DIGITS.matcher(ifname.substring(slash + 1)).matches();
           port = Text.toInt(ifname.substring(slash + 1));
         }
       }
-      if (dev.isEmpty() || port == null) {
+      // a port number that does not fit an int keeps the link, its port unknown (null)
+      if (dev.isEmpty() || !hasPort) {
         continue;
       }
       out.add(new Link(dev, port, Json.str(o, "state"), Json.str(o, "physical_state"),
@@ -129,7 +136,7 @@ public final class RdmaLink {
   }
 
   private static B flush(List<Link> out, B b) {
-    if (b != null && b.port != null) {
+    if (b != null) { // the heads match digits only: a null port is one that does not fit an int
       out.add(new Link(b.dev, b.port, b.state, b.phys, b.netdev, b.netdevIndex, b.subnetPrefix,
           b.lid, b.smLid, b.ifindex));
     }

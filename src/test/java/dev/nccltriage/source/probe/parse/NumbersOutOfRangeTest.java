@@ -94,6 +94,69 @@ class NumbersOutOfRangeTest {
         }),
         field("lsmod size and count", () -> assertThat(PeerMem.parse("nvidia_peermem " + B + " " + B
             + " - Live 0x0000000000000000 (POE)\n").nvidiaPeermem()).isTrue()),
+        field("ip addr ifindex", () -> {
+          IpAddr.Result r = IpAddr.parse(H + ": eth0@if" + H + ": <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 9000 state UP\n"
+              + "    link/ether 0a:58:0a:f4:01:05 brd ff:ff:ff:ff:ff:ff link-netnsid 0\n"
+              + "    inet 10.244.1.5/24 brd 10.244.1.255 scope global eth0\n");
+          assertThat(r.interfaces()).singleElement().satisfies(i -> {
+            assertThat(i.name()).isEqualTo("eth0");
+            assertThat(i.index()).isNull();
+            assertThat(i.peerIfindex()).isNull();
+            assertThat(i.mtu()).isEqualTo(9000);
+            assertThat(i.addresses()).extracting(IpAddr.Address::address).containsExactly("10.244.1.5");
+          });
+        }),
+        field("ip -j addr ifindex", () -> {
+          IpAddr.Result r = IpAddr.parse("[{\"ifindex\":" + H + ",\"ifname\":\"net1\",\"flags\":[\"UP\"],"
+              + "\"mtu\":" + H + ",\"operstate\":\"UP\",\"link_type\":\"ether\",\"addr_info\":[{\"family\":\"inet\","
+              + "\"local\":\"192.168.1.5\",\"prefixlen\":24}]},{\"ifindex\":" + B + ",\"ifname\":\"net2\"}]");
+          assertThat(r.interfaces()).extracting(IpAddr.Interface::name).containsExactly("net1", "net2");
+          assertThat(r.interfaces()).allSatisfy(i -> assertThat(i.index()).isNull());
+          assertThat(r.interfaces().get(0).mtu()).isNull();
+          assertThat(r.interfaces().get(0).state()).isEqualTo("UP");
+          assertThat(r.interfaces().get(0).addresses()).singleElement()
+              .satisfies(a -> assertThat(a.address()).isEqualTo("192.168.1.5"));
+        }),
+        field("rdma link port", () -> {
+          RdmaLink.Result r = RdmaLink.parse("link mlx5_0/" + H + " state ACTIVE physical_state LINK_UP netdev net1\n"
+              + "link mlx5_1/1 state DOWN physical_state DISABLED netdev net2\n");
+          assertThat(r.links()).extracting(RdmaLink.Link::dev).containsExactly("mlx5_0", "mlx5_1");
+          assertThat(r.links().get(0).port()).isNull();
+          assertThat(r.links().get(0).state()).isEqualTo("ACTIVE");
+          assertThat(r.links().get(0).netdev()).isEqualTo("net1");
+          assertThat(r.links().get(1).port()).isEqualTo(1);
+        }),
+        field("rdma link old format port and index", () -> {
+          RdmaLink.Result r = RdmaLink.parse(H + "/" + H + ": mlx5_3/" + H + ": state ACTIVE physical_state LINK_UP\n");
+          assertThat(r.links()).singleElement().satisfies(l -> {
+            assertThat(l.dev()).isEqualTo("mlx5_3");
+            assertThat(l.port()).isNull();
+            assertThat(l.ifindex()).isNull();
+            assertThat(l.state()).isEqualTo("ACTIVE");
+          });
+        }),
+        field("rdma -j link port", () -> {
+          RdmaLink.Result r = RdmaLink.parse("[{\"ifindex\":0,\"ifname\":\"mlx5_0\",\"port\":" + H
+              + ",\"state\":\"ACTIVE\",\"netdev\":\"net1\"},{\"ifindex\":1,\"ifname\":\"mlx5_1/" + B
+              + "\",\"state\":\"DOWN\"}]");
+          assertThat(r.links()).extracting(RdmaLink.Link::dev).containsExactly("mlx5_0", "mlx5_1");
+          assertThat(r.links()).allSatisfy(l -> assertThat(l.port()).isNull());
+          assertThat(r.links().get(0).netdev()).isEqualTo("net1");
+          assertThat(r.links().get(1).state()).isEqualTo("DOWN");
+        }),
+        field("ibv_devinfo port", () -> {
+          IbvDevinfo.Result r = IbvDevinfo.parse("hca_id:\tmlx5_0\n\ttransport:\t\t\tInfiniBand (0)\n"
+              + "\t\tport:\t" + H + "\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n\t\t\tlink_layer:\t\tEthernet\n"
+              + "\t\tport:\t2\n\t\t\tstate:\t\t\tPORT_DOWN (1)\n");
+          assertThat(r.devices()).singleElement().satisfies(d -> {
+            assertThat(d.ports()).hasSize(2);
+            assertThat(d.ports().get(0).port()).isNull();
+            assertThat(d.ports().get(0).state()).isEqualTo("PORT_ACTIVE");
+            assertThat(d.ports().get(0).linkLayer()).isEqualTo("Ethernet");
+            assertThat(d.ports().get(1).port()).isEqualTo(2);
+            assertThat(d.ports().get(1).state()).isEqualTo("PORT_DOWN");
+          });
+        }),
         field("driver version", () -> assertThat(NvidiaDriverVersion.parse("NVRM version: NVIDIA UNIX x86_64 Kernel Module"
             + "  5350000000000.54.03  Tue May 20 2025\n").driverVersion()).isEqualTo("5350000000000.54.03")));
   }
