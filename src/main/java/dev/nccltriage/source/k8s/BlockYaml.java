@@ -1,9 +1,9 @@
 package dev.nccltriage.source.k8s;
 
+import dev.nccltriage.source.k8s.BlockLineSplitter.Parsed;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +31,8 @@ final class BlockYaml {
     void object(Node object, BlockYaml lines);
   }
 
-  private static final class Decline extends Exception {
+  /** The line is outside the subset read here: the full parser takes over. */
+  static final class Decline extends Exception {
     private static final long serialVersionUID = 1L;
 
     Decline() {
@@ -39,84 +40,37 @@ final class BlockYaml {
     }
   }
 
-  /** SnakeYAML refuses a simple key longer than 1024 characters. */
-  private static final int MAX_KEY = 1000;
-
-  private final Reader in;
+  private final YamlLineInput input;
   private final long maxChars;
-  private final ScalarTypes types;
-  private final char[] buf = new char[1 << 16];
-  private int pos;
-  private int limit;
-  private boolean eof;
-  private final StringBuilder partial = new StringBuilder();
-  private boolean lastHadNewline = true;
-
-  // the lines from the resume point on; evidence of the object being handed on is among them
-  private final List<String> held = new ArrayList<>();
-  private int heldFirst = 1;
-  private long heldChars;
+  private final BlockLineSplitter splitter;
+  private final HeldLines held = new HeldLines();
 
   private Context context = Context.DOCUMENT;
   private Map<String, Node> listKeys = Map.of();
   private int docLine;
 
-  private final ArrayDeque<Frame> stack = new ArrayDeque<>();
-  private Frame doc;
-  private Frame items;
-
-  private static final class Frame {
-    final boolean seq;
-    final int col;
-    final int line;
-    final int keyLine;
-    final Map<String, Node> map;
-    final List<Node> list;
-    /** A key read, its value on the lines below (or empty). */
-    String key;
-    int keyAt;
-    /** A "-" read, its value on the lines below (or empty). */
-    int itemAt = -1;
-    /** A sequence that sits at its key's column. */
-    boolean indentless;
-    /** The document's top-level items: list: each entry is handed on, not kept. */
-    boolean items;
-    /** An item of items: that is a scalar: it may go on on the next line, so it is handed on after that. */
-    Node deferred;
-
-    Frame(boolean seq, int col, int line, int keyLine) {
-      this.seq = seq;
-      this.col = col;
-      this.line = line;
-      this.keyLine = keyLine;
-      this.map = seq ? null : new LinkedHashMap<>();
-      this.list = seq ? new ArrayList<>() : null;
-    }
-
-    Node node() {
-      return new Node(seq ? list : map, line, keyLine);
-    }
-  }
+  private final ArrayDeque<BlockFrame> stack = new ArrayDeque<>();
+  private BlockFrame doc;
+  private BlockFrame items;
 
   BlockYaml(Reader in, long maxChars, ScalarTypes types) {
-    this.in = in;
+    this.input = new YamlLineInput(in, maxChars);
     this.maxChars = maxChars;
-    this.types = types;
+    this.splitter = new BlockLineSplitter(types);
   }
 
   /** Line {@code n}'s text while its object is handed on; "" when it is not held. */
   String line(int n) {
-    int i = n - heldFirst;
-    return i >= 0 && i < held.size() ? held.get(i) : "";
+    return held.line(n);
   }
 
   /** Reads to the end, or to the first line it declines; then returns where the full parser goes on. */
   Resume read(Sink sink) throws IOException {
     int n = 0;
     while (true) {
-      String line = nextLine();
+      String line = input.next();
       if (line == null) {
-        if (partial.length() > 0) {
+        if (input.inLongLine()) {
           return resume(); // a line longer than any object: the full parser says so
         }
         closeAll(sink, n + 1);
@@ -124,9 +78,8 @@ final class BlockYaml {
       }
       n++;
       held.add(line);
-      heldChars += line.length() + 1;
       try {
-        if (heldChars > maxChars) {
+        if (held.chars() > maxChars) {
           throw new Decline();
         }
         line(sink, line, n);
@@ -137,16 +90,9 @@ final class BlockYaml {
   }
 
   private Resume resume() {
-    StringBuilder text = new StringBuilder(context == Context.ITEMS ? "items:\n" : "");
-    for (int i = 0; i < held.size(); i++) {
-      text.append(held.get(i));
-      if (i < held.size() - 1 || lastHadNewline) {
-        text.append('\n');
-      }
-    }
-    text.append(partial);
-    Reader rest = new ReplayReader(text.toString(), buf, pos, limit, eof ? null : in);
-    return new Resume(context, heldFirst, rest, listKeys, docLine);
+    StringBuilder text = held.text(context == Context.ITEMS ? "items:\n" : "", input.lastHadNewline());
+    Reader rest = input.rest(text);
+    return new Resume(context, held.first(), rest, listKeys, docLine);
   }
 
   private void line(Sink sink, String line, int n) throws Decline {
@@ -179,18 +125,18 @@ final class BlockYaml {
     }
     // the whole line is read, and its place checked, before anything is closed and handed on: SnakeYAML
     // reads a line ahead, so an error in it comes before the object that the line ends
-    Parsed p = parse(line.substring(ind), ind);
+    Parsed p = splitter.parse(line.substring(ind), ind);
     if (stack.isEmpty()) {
-      if (ind != 0 || p.dash) {
+      if (ind != 0 || p.dash()) {
         throw new Decline();
       }
-      doc = new Frame(false, 0, n, n);
+      doc = new BlockFrame(false, 0, n, n);
       docLine = n;
       stack.push(doc);
       key(doc, p, n);
       return;
     }
-    if (!fits(ind, p.dash)) {
+    if (!fits(ind, p.dash())) {
       throw new Decline();
     }
     if (items != null && items.deferred != null) {
@@ -199,20 +145,20 @@ final class BlockYaml {
     while (stack.peek().col > ind) {
       close(sink, n);
     }
-    Frame f = stack.peek();
-    if (f.key != null && (ind > f.col || p.dash)) {
+    BlockFrame f = stack.peek();
+    if (f.key != null && (ind > f.col || p.dash())) {
       // the value of the key above: a list (at the key's column or deeper) or a map (deeper)
-      Frame c = new Frame(p.dash, ind, n, f.keyAt);
-      c.indentless = p.dash && ind == f.col;
-      c.items = p.dash && f == doc && f.key.equals("items");
+      BlockFrame c = new BlockFrame(p.dash(), ind, n, f.keyAt);
+      c.indentless = p.dash() && ind == f.col;
+      c.items = p.dash() && f == doc && f.key.equals("items");
       stack.push(c);
       if (c.items) {
         items = c;
         context = Context.ITEMS;
         listKeys = new LinkedHashMap<>(doc.map);
-        dropHeldBefore(n);
+        held.dropBefore(n);
       }
-      if (p.dash) {
+      if (p.dash()) {
         item(sink, c, p, n);
       } else {
         key(c, p, n);
@@ -220,13 +166,13 @@ final class BlockYaml {
       return;
     }
     if (f.itemAt >= 0 && ind > f.col) {
-      Frame c = new Frame(false, ind, n, n);
+      BlockFrame c = new BlockFrame(false, ind, n, n);
       stack.push(c);
       key(c, p, n);
       return;
     }
     settle(sink, f);
-    if (f.seq && !p.dash) {
+    if (f.seq && !p.dash()) {
       close(sink, n); // an indentless list ends; its map goes on
       f = stack.peek();
       settle(sink, f);
@@ -238,53 +184,10 @@ final class BlockYaml {
     }
   }
 
-  /**
-   * One line: a "-" (its content at column {@code col}), and a key with or without a value on the line,
-   * or a value alone (after a "-"), or nothing (after a "-").
-   */
-  private record Parsed(boolean dash, int col, String key, boolean hasValue, Object value) {}
-
-  private Parsed parse(String t, int ind) throws Decline {
-    boolean dash = t.equals("-") || t.startsWith("- ");
-    if (!dash) {
-      return keyLine(t, false, ind);
-    }
-    int at = 1;
-    while (at < t.length() && t.charAt(at) == ' ') {
-      at++;
-    }
-    if (at == t.length()) {
-      return new Parsed(true, ind + at, null, false, null);
-    }
-    String rest = t.substring(at);
-    char c0 = rest.charAt(0);
-    if (c0 != '"' && c0 != '\'' && (rest.contains(": ") || rest.endsWith(":"))) {
-      return keyLine(rest, true, ind + at);
-    }
-    return new Parsed(true, ind + at, null, true, scalar(rest));
-  }
-
-  private Parsed keyLine(String t, boolean dash, int col) throws Decline {
-    int c = t.indexOf(": ");
-    if (c < 0 && t.endsWith(":")) {
-      c = t.length() - 1;
-    }
-    if (c <= 0 || c > MAX_KEY || ScalarTypes.INDICATORS.indexOf(t.charAt(0)) >= 0 || t.charAt(c - 1) == ' ') {
-      throw new Decline();
-    }
-    String key = t.substring(0, c);
-    int v = c + 1;
-    while (v < t.length() && t.charAt(v) == ' ') {
-      v++;
-    }
-    return v == t.length() ? new Parsed(dash, col, key, false, null)
-        : new Parsed(dash, col, key, true, scalar(t.substring(v)));
-  }
-
   /** Whether a line at column {@code ind} has a place in the open collections. */
   private boolean fits(int ind, boolean dash) {
-    Frame below = null;
-    for (Frame f : stack) { // from the innermost
+    BlockFrame below = null;
+    for (BlockFrame f : stack) { // from the innermost
       if (f.col > ind) {
         below = f;
         continue;
@@ -308,7 +211,7 @@ final class BlockYaml {
   }
 
   /** A key or "-" left without a value on its line and none below: an empty scalar, read as "". */
-  private void settle(Sink sink, Frame f) {
+  private void settle(Sink sink, BlockFrame f) {
     if (f.key != null) {
       put(sink, f, new Node("", f.keyAt, f.keyAt));
     } else if (f.itemAt >= 0) {
@@ -316,7 +219,7 @@ final class BlockYaml {
     }
   }
 
-  private void put(Sink sink, Frame f, Node value) {
+  private void put(Sink sink, BlockFrame f, Node value) {
     if (f.seq) {
       f.itemAt = -1;
       if (f.items) {
@@ -332,14 +235,14 @@ final class BlockYaml {
     }
   }
 
-  private void handOn(Sink sink, Frame f, int n) {
+  private void handOn(Sink sink, BlockFrame f, int n) {
     sink.object(f.deferred, this);
     f.deferred = null;
-    dropHeldBefore(n);
+    held.dropBefore(n);
   }
 
   private void close(Sink sink, int n) {
-    Frame f = stack.pop();
+    BlockFrame f = stack.pop();
     if (f.deferred != null) {
       handOn(sink, f, n);
     }
@@ -347,19 +250,19 @@ final class BlockYaml {
     if (stack.isEmpty()) {
       sink.object(f.node(), this);
       doc = null;
-      dropHeldBefore(n);
+      held.dropBefore(n);
       context = Context.DOCUMENT;
       return;
     }
     if (f.items) {
       items = null;
-      dropHeldBefore(n);
+      held.dropBefore(n);
       context = Context.AFTER_ITEMS;
       listKeys = new LinkedHashMap<>(doc.map);
     }
     put(sink, stack.peek(), f.node());
     if (stack.peek().items) {
-      dropHeldBefore(n); // an item was handed on: the full parser would start at the next one
+      held.dropBefore(n); // an item was handed on: the full parser would start at the next one
     }
   }
 
@@ -369,98 +272,36 @@ final class BlockYaml {
     }
   }
 
-  private void dropHeldBefore(int n) {
-    int k = Math.min(Math.max(0, n - heldFirst), held.size());
-    for (int i = 0; i < k; i++) {
-      heldChars -= held.get(i).length() + 1;
-    }
-    held.subList(0, k).clear();
-    heldFirst += k;
-  }
-
-  private void item(Sink sink, Frame f, Parsed p, int n) {
-    if (p.key != null) {
-      Frame m = new Frame(false, p.col, n, n);
+  private void item(Sink sink, BlockFrame f, Parsed p, int n) {
+    if (p.key() != null) {
+      BlockFrame m = new BlockFrame(false, p.col(), n, n);
       stack.push(m);
       key(m, p, n);
       return;
     }
-    if (!p.hasValue) {
+    if (!p.hasValue()) {
       f.itemAt = n;
       return;
     }
     if (f.items) {
-      f.deferred = new Node(p.value, n, n);
+      f.deferred = new Node(p.value(), n, n);
       return;
     }
     f.itemAt = n;
-    put(sink, f, new Node(p.value, n, n));
+    put(sink, f, new Node(p.value(), n, n));
   }
 
-  private void key(Frame f, Parsed p, int n) {
-    f.key = p.key;
+  private void key(BlockFrame f, Parsed p, int n) {
+    f.key = p.key();
     f.keyAt = n;
-    if (!p.hasValue) {
+    if (!p.hasValue()) {
       return;
     }
-    if (f == doc && p.key.equals("items") && p.value instanceof List) {
+    if (f == doc && p.key().equals("items") && p.value() instanceof List) {
       f.key = null; // an empty list of objects: none to hand on
       return;
     }
-    f.map.put(p.key, new Node(p.value, n, n));
+    f.map.put(p.key(), new Node(p.value(), n, n));
     f.key = null;
-  }
-
-  private Object scalar(String s) throws Decline {
-    Object v = types.value(s);
-    if (v == ScalarTypes.UNSURE) {
-      throw new Decline();
-    }
-    return v;
-  }
-
-  /** The next line without its LF (and a CR before it), or null at the end or past {@code maxChars}. */
-  private String nextLine() throws IOException {
-    partial.setLength(0);
-    while (true) {
-      if (pos == limit) {
-        if (eof) {
-          if (partial.length() == 0) {
-            return null;
-          }
-          lastHadNewline = false;
-          String s = partial.toString();
-          partial.setLength(0);
-          return s;
-        }
-        int r = in.read(buf, 0, buf.length);
-        if (r < 0) {
-          eof = true;
-          continue;
-        }
-        pos = 0;
-        limit = r;
-      }
-      int start = pos;
-      while (pos < limit && buf[pos] != '\n') {
-        pos++;
-      }
-      if (pos < limit) {
-        String s;
-        if (partial.length() == 0) {
-          s = new String(buf, start, pos - start);
-        } else {
-          partial.append(buf, start, pos - start);
-          s = partial.toString();
-          partial.setLength(0);
-        }
-        pos++;
-        return s; // a CR stays: the line is then declined, and the full parser reads it
-      }
-      partial.append(buf, start, pos - start);
-      if (partial.length() > maxChars) {
-        return null; // resume() hands the partial line on
-      }
-    }
   }
 }

@@ -29,7 +29,7 @@ final class LogParser implements LineSink {
   private final EvidenceSlot slot = new EvidenceSlot();
   private final Prefix prefix = new Prefix();
   private final Prefix gluedPrefix = new Prefix();
-  private byte[] scratch = new byte[256];
+  private final AnsiStrip ansi = new AnsiStrip();
   private final PrefixCache prefixes;
   private int lastSlot = -1; // the cache slot of the last line, checked first
   // what lineAt found for the line starting at hintStart in hintBuf (null: nothing)
@@ -74,9 +74,9 @@ final class LogParser implements LineSink {
     if (e > s && b[e - 1] == '\r') {
       e--;
     }
-    if (mayHaveEscape && hasEscape(b, s, e)) {
-      int n = stripAnsi(b, s, e);
-      b = scratch;
+    if (mayHaveEscape && AnsiStrip.hasEscape(b, s, e)) {
+      int n = ansi.strip(b, s, e);
+      b = ansi.buffer();
       s = 0;
       e = n;
     }
@@ -288,37 +288,5 @@ final class LogParser implements LineSink {
           ? prefixes.put(b, s, lvl, msg - s, proc) : -1;
     }
     return proc;
-  }
-
-  private static boolean hasEscape(byte[] b, int s, int e) {
-    for (int i = s; i < e; i++) {
-      if (b[i] == 0x1b) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Copies [s, e) into the scratch buffer without ANSI CSI sequences (ESC [ ... final byte). */
-  private int stripAnsi(byte[] b, int s, int e) {
-    if (scratch.length < e - s) {
-      scratch = new byte[e - s];
-    }
-    int n = 0;
-    for (int i = s; i < e; i++) {
-      if (b[i] == 0x1b) {
-        if (i + 1 < e && b[i + 1] == '[') {
-          i += 2;
-          while (i < e && (b[i] < 0x40 || b[i] > 0x7e)) {
-            i++;
-          }
-        } else {
-          i++;
-        }
-        continue;
-      }
-      scratch[n++] = b[i];
-    }
-    return n;
   }
 }

@@ -2,15 +2,14 @@ package dev.nccltriage.source.log;
 
 import dev.nccltriage.host.IoProblems;
 import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.source.log.LogUnit.Chunk;
+import dev.nccltriage.source.log.LogUnit.Part;
+import dev.nccltriage.source.log.LogUnit.Whole;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -71,28 +70,12 @@ public final class NcclLogSource {
     return this;
   }
 
-  /** A piece of input number {@code input} parsed on its own. */
-  private sealed interface Unit permits Part, Whole, Chunk {
-    int input();
-
-    String name();
-  }
-
-  /** The lines of a plain file that start in [from, to). */
-  private record Part(int input, String name, Path path, long from, long to) implements Unit {}
-
-  /** A whole input (path null: stdin); a stream (stdin, pipe, gzip) may be cut into chunks. */
-  private record Whole(int input, String name, Path path, boolean stream) implements Unit {}
-
-  /** Whole lines of a stream, in order; the buffer goes back to {@code free} once parsed. */
-  private record Chunk(int input, String name, byte[] bytes, int length, BlockingQueue<byte[]> free)
-      implements Unit {}
-
   public LogFacts read(List<String> names, Path cwd) throws LogInputException {
-    List<Unit> plan = new ArrayList<>();
+    List<LogUnit> plan = new ArrayList<>();
+    InputPlan planner = new InputPlan(threads, parallelMinBytes);
     long total = 0;
     for (int i = 0; i < names.size(); i++) {
-      total += plan(i, names.get(i), cwd, plan);
+      total += planner.plan(i, names.get(i), cwd, plan);
     }
     progress.expect(total);
     try {
@@ -100,13 +83,13 @@ public final class NcclLogSource {
       boolean streams = plan.stream().anyMatch(u -> u instanceof Whole w && w.stream());
       if (threads == 1 || plan.size() == 1 && !streams) {
         OrderedPool.Worker w = worker();
-        for (Unit u : plan) {
+        for (LogUnit u : plan) {
           job.add(u.input(), parse(u, w));
         }
       } else {
         Units units = new Units(plan);
         try {
-          new OrderedPool<Unit>(threads, this::worker).run(units, this::parse, (u, acc) -> job.add(u.input(), acc));
+          new OrderedPool<LogUnit>(threads, this::worker).run(units, this::parse, (u, acc) -> job.add(u.input(), acc));
         } finally {
           units.close(); // the stream being cut, if a unit failed before its end
         }
@@ -122,61 +105,12 @@ public final class NcclLogSource {
   }
 
   /**
-   * Adds input {@code i}'s units; returns its size if it is a plain file (for progress), else 0.
-   * Checks that it can be opened now, so a bad name fails before any parsing.
-   */
-  private long plan(int i, String name, Path cwd, List<Unit> units) throws LogInputException {
-    if (name.equals("-")) {
-      units.add(new Whole(i, name, null, true));
-      return 0;
-    }
-    Path path = cwd.resolve(name);
-    if (Files.isDirectory(path)) {
-      throw new LogInputException(name + ": is a directory, not a log file", null);
-    }
-    if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(path)) {
-      // a pipe, e.g. <(kubectl logs POD): no size, no second look; read once, as a stream
-      units.add(new Whole(i, name, path, true));
-      return 0;
-    }
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-      long size = ch.size();
-      if (isGzip(ch)) {
-        units.add(new Whole(i, name, path, true));
-        return 0;
-      }
-      if (size < parallelMinBytes || threads == 1) {
-        units.add(new Whole(i, name, path, false));
-        return size;
-      }
-      // more parts than threads, so a thread that finishes early takes another part
-      int parts = (int) Math.min(threads * 8L, Math.max(1, size / parallelMinBytes));
-      for (int k = 0; k < parts; k++) {
-        units.add(new Part(i, name, path, size * k / parts, size * (k + 1) / parts));
-      }
-      return size;
-    } catch (NoSuchFileException e) {
-      throw new LogInputException(name + ": no such file", e);
-    } catch (AccessDeniedException e) {
-      throw new LogInputException(name + ": permission denied", e);
-    } catch (IOException e) {
-      throw new LogInputException(name + ": cannot read: " + IoProblems.describe(e), e);
-    }
-  }
-
-  private static boolean isGzip(FileChannel ch) throws IOException {
-    java.nio.ByteBuffer magic = java.nio.ByteBuffer.allocate(2);
-    ch.read(magic, 0);
-    return magic.position() == 2 && (magic.get(0) & 0xff) == 0x1f && (magic.get(1) & 0xff) == 0x8b;
-  }
-
-  /**
    * The planned units in order, each stream cut into chunks as they are asked for (on the thread
    * that merges: reading and gunzip happen there, parsing on the pool). Chunk buffers are reused:
    * the pool keeps at most twice its threads in flight, so that many plus one are ever needed.
    */
-  private final class Units implements OrderedPool.Source<Unit> {
-    private final Iterator<Unit> plan;
+  private final class Units implements OrderedPool.Source<LogUnit> {
+    private final Iterator<LogUnit> plan;
     private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(2 * threads + 1);
     private int buffers;
     private Whole stream; // the stream being cut, null when none
@@ -184,15 +118,15 @@ public final class NcclLogSource {
     private StreamChunks chunks;
     private boolean any; // the stream being cut gave a chunk yet
 
-    Units(List<Unit> plan) {
+    Units(List<LogUnit> plan) {
       this.plan = plan.iterator();
     }
 
     @Override
-    public Unit next() throws LogInputException {
+    public LogUnit next() throws LogInputException {
       while (true) {
         if (stream != null) {
-          Unit c = nextChunk();
+          LogUnit c = nextChunk();
           if (c != null) {
             return c;
           }
@@ -200,7 +134,7 @@ public final class NcclLogSource {
         if (!plan.hasNext()) {
           return null;
         }
-        Unit u = plan.next();
+        LogUnit u = plan.next();
         if (!(u instanceof Whole w) || !w.stream()) {
           return u;
         }
@@ -212,7 +146,7 @@ public final class NcclLogSource {
     }
 
     /** The next chunk of the current stream; null (and the stream closed) after its last. */
-    private Unit nextChunk() throws LogInputException {
+    private LogUnit nextChunk() throws LogInputException {
       byte[] buf = buffer();
       int n;
       try {
@@ -264,7 +198,7 @@ public final class NcclLogSource {
     }
   }
 
-  private LogAccumulator parse(Unit u, OrderedPool.Worker w) throws LogInputException {
+  private LogAccumulator parse(LogUnit u, OrderedPool.Worker w) throws LogInputException {
     if (u instanceof Part p) {
       try {
         return part(p, w);

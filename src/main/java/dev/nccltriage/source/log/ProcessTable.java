@@ -40,9 +40,7 @@ final class ProcessTable {
 
   private final Limits limits;
   private final EvidenceBudget budget = new EvidenceBudget();
-  private byte[][] hosts = new byte[64][];
-  private long[] pids = new long[64];
-  private ProcessState[] states = new ProcessState[64];
+  private ProcessIndex index = new ProcessIndex(64);
   private final List<ProcessState> inOrder = new ArrayList<>();
   private final Map<String, HostEvidence> hostEvidence = new LinkedHashMap<>();
   private HostEvidence noHost;
@@ -52,7 +50,6 @@ final class ProcessTable {
   private boolean processesFolded; // a process past the limit shares its host's FOLDED state
   private int admittedHosts; // hosts outside the sample admitted for a line that shows something wrong
   private boolean admittedFolded; // such a host past Limits.admitted: its lines stayed without a host
-  private static final byte[] NO_HOST = new byte[0];
 
   ProcessTable() {
     this(Limits.DEFAULT);
@@ -63,7 +60,7 @@ final class ProcessTable {
   }
 
   ProcessState get(byte[] b, int hs, int he, long pid, boolean glued) {
-    ProcessState s = find(b, hs, he, pid);
+    ProcessState s = index.find(b, hs, he, pid);
     if (s != null) {
       return s;
     }
@@ -79,30 +76,13 @@ final class ProcessTable {
     return add(host, pid, glued);
   }
 
-  private ProcessState find(byte[] b, int hs, int he, long pid) {
-    int mask = states.length - 1;
-    for (int i = hash(b, hs, he, pid) & mask; states[i] != null; i = (i + 1) & mask) {
-      if (pids[i] == pid && equal(hosts[i], b, hs, he)) {
-        return states[i];
-      }
-    }
-    return null;
-  }
-
   private ProcessState add(HostEvidence host, long pid, boolean glued) {
-    byte[] key = host.name == null ? NO_HOST : host.bytes;
+    byte[] key = host.name == null ? ProcessIndex.NO_HOST : host.bytes;
     ProcessState s = new ProcessState(pid, glued, host);
-    int mask = states.length - 1;
-    int i = hash(key, host.name == null ? -1 : 0, key.length, pid) & mask;
-    while (states[i] != null) {
-      i = (i + 1) & mask;
-    }
-    hosts[i] = key;
-    pids[i] = pid;
-    states[i] = s;
+    index.put(key, pid, s);
     inOrder.add(s);
-    if (inOrder.size() * 2 > states.length) {
-      grow();
+    if (inOrder.size() * 2 > index.capacity()) {
+      index.grow();
     }
     return s;
   }
@@ -167,9 +147,7 @@ final class ProcessTable {
     while (size < 2 * keep.size() + 2) {
       size *= 2;
     }
-    hosts = new byte[size][];
-    pids = new long[size];
-    states = new ProcessState[size];
+    index = new ProcessIndex(size);
     for (ProcessState p : keep) {
       add(p);
     }
@@ -211,15 +189,8 @@ final class ProcessTable {
   /** Puts a state back into the table (after a sample). */
   private void add(ProcessState p) {
     HostEvidence h = p.evidence;
-    byte[] key = h.name == null ? NO_HOST : h.bytes;
-    int mask = states.length - 1;
-    int i = hash(key, h.name == null ? -1 : 0, key.length, p.pid) & mask;
-    while (states[i] != null) {
-      i = (i + 1) & mask;
-    }
-    hosts[i] = key;
-    pids[i] = p.pid;
-    states[i] = p;
+    byte[] key = h.name == null ? ProcessIndex.NO_HOST : h.bytes;
+    index.put(key, p.pid, p);
     inOrder.add(p);
   }
 
@@ -227,7 +198,7 @@ final class ProcessTable {
   HostEvidence evidence(String host) {
     if (host == null) {
       if (noHost == null) {
-        noHost = new HostEvidence(null, NO_HOST, budget);
+        noHost = new HostEvidence(null, ProcessIndex.NO_HOST, budget);
       }
       return noHost;
     }
@@ -278,42 +249,5 @@ final class ProcessTable {
    */
   long hostsSeen() {
     return Math.max(hostEvidence.size(), (long) (hostEvidence.size() - admittedHosts) << level);
-  }
-
-  private void grow() {
-    byte[][] oh = hosts;
-    long[] op = pids;
-    ProcessState[] os = states;
-    hosts = new byte[os.length * 2][];
-    pids = new long[os.length * 2];
-    states = new ProcessState[os.length * 2];
-    int mask = states.length - 1;
-    for (int j = 0; j < os.length; j++) {
-      if (os[j] == null) {
-        continue;
-      }
-      int i = hash(oh[j], oh[j] == NO_HOST ? -1 : 0, oh[j].length, op[j]) & mask;
-      while (states[i] != null) {
-        i = (i + 1) & mask;
-      }
-      hosts[i] = oh[j];
-      pids[i] = op[j];
-      states[i] = os[j];
-    }
-  }
-
-  private static int hash(byte[] b, int hs, int he, long pid) {
-    int h = (int) (pid * 0x9E3779B9L);
-    for (int i = hs; i >= 0 && i < he; i++) {
-      h = h * 31 + b[i];
-    }
-    return h ^ (h >>> 16);
-  }
-
-  private static boolean equal(byte[] host, byte[] b, int hs, int he) {
-    if (hs < 0) {
-      return host == NO_HOST;
-    }
-    return host != NO_HOST && host.length == he - hs && Bytes.equal(b, hs, host, host.length);
   }
 }
