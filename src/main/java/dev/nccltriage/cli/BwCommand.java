@@ -6,6 +6,7 @@ import dev.nccltriage.facts.FactValue;
 import dev.nccltriage.facts.InputStats;
 import dev.nccltriage.facts.LogFactSet;
 import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.host.IoProblems;
 import dev.nccltriage.report.BwSection;
 import dev.nccltriage.report.JsonReport;
 import dev.nccltriage.report.LogSection;
@@ -29,9 +30,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.zip.GZIPInputStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -200,7 +201,7 @@ final class BwCommand implements Callable<Integer> {
       // FileInputStream, not Files.newInputStream: the latter's available() seeks, which a pipe refuses
       return new FileInputStream(path.toFile());
     } catch (FileNotFoundException e) {
-      throw new NcclTriage.UsageError(name + ": " + (Files.exists(path) ? "permission denied" : "no such file"));
+      throw new NcclTriage.UsageError(name + ": " + (Files.exists(path) ? IoProblems.PERMISSION_DENIED : IoProblems.NO_SUCH_FILE));
     }
   }
 

@@ -5,6 +5,7 @@ import dev.nccltriage.host.Cleanup;
 import dev.nccltriage.host.CaptureWriter;
 import dev.nccltriage.host.ExecRunner;
 import dev.nccltriage.host.HostRoot;
+import dev.nccltriage.host.IoProblems;
 import dev.nccltriage.host.RecordingRunner;
 import dev.nccltriage.host.Redactor;
 import dev.nccltriage.host.TarGz;
@@ -14,6 +15,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -71,6 +74,11 @@ final class CaptureCommand implements Callable<Integer> {
         if (Files.exists(out, LinkOption.NOFOLLOW_LINKS)) {
           throw new NcclTriage.UsageError(output + ": already exists; choose a new file name");
         }
+        Path parent = out.getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+          // said now, not after the probes have run for their timeouts
+          throw Files.exists(parent) ? new NotDirectoryException(parent.toString()) : new NoSuchFileException(parent.toString());
+        }
         dir = Files.createTempDirectory("nccl-triage-capture");
         made = dir;
       } else {
@@ -81,7 +89,7 @@ final class CaptureCommand implements Callable<Integer> {
         dir = Files.createDirectories(out);
       }
     } catch (IOException e) {
-      throw new NcclTriage.UsageError("cannot write the capture to " + output + ": " + IoErrors.describe(e, out));
+      throw new NcclTriage.UsageError("cannot write the capture to " + output + ": " + IoProblems.describe(e, out));
     }
     // a signal (Kubernetes' SIGTERM, Ctrl-C) must not leave unredacted files or half a capture
     CountDownLatch stopped = new CountDownLatch(1);
@@ -98,7 +106,7 @@ final class CaptureCommand implements Callable<Integer> {
       }
     } catch (IOException | UncheckedIOException e) {
       IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
-      throw new NcclTriage.UsageError("cannot write the capture to " + output + ": " + IoErrors.describe(io, out));
+      throw new NcclTriage.UsageError("cannot write the capture to " + output + ": " + IoProblems.describe(io, out));
     } finally {
       if (archive) {
         Roots.deleteTree(dir);

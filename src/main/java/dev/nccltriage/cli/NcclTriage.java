@@ -1,6 +1,7 @@
 package dev.nccltriage.cli;
 
 import dev.nccltriage.evidence.Printable;
+import dev.nccltriage.host.IoProblems;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -68,13 +69,13 @@ public final class NcclTriage implements Runnable {
         ctx.err().println("nccl-triage: interrupted; nothing was written");
         return ExitCode.INTERRUPTED.code();
       }
-      java.io.IOException io = IoErrors.find(ex);
+      java.io.IOException io = IoProblems.find(ex);
       if (io != null) {
         // the environment (a full disk, a read-only or missing folder), not a bug
         if (debug) {
           ex.printStackTrace(ctx.err());
         }
-        ctx.err().println("nccl-triage: " + IoErrors.describe(io));
+        ctx.err().println("nccl-triage: " + IoProblems.located(io));
         return ExitCode.USAGE.code();
       }
       if (debug) {

@@ -133,7 +133,7 @@ final class RootFiles {
     } catch (NoSuchFileException e) {
       return new Bytes("missing", null, false, null);
     } catch (AccessDeniedException e) {
-      return new Bytes("denied", null, false, "permission denied");
+      return new Bytes("denied", null, false, IoProblems.PERMISSION_DENIED);
     } catch (IOException | RuntimeException e) {
       return new Bytes("error", null, false, IoProblems.describe(e));
     }

@@ -59,6 +59,21 @@ class CaptureWriteErrorTest {
         .containsExactlyInAnyOrder("a-file", "empty-bin");
   }
 
+  /** An archive into a folder that is not there is refused before any probe runs (and waits out its timeout). */
+  @Test
+  void anArchiveIntoAMissingFolderIsRefusedBeforeAnyProbeRuns() throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Path ran = tmp.resolve("probe-ran");
+    ToolProcess.script(bin, "ibv_devinfo", "touch '" + ran + "'\n");
+    String output = tmp.resolve("missing/capture.tar.gz").toString();
+
+    CliRun run = CliRun.run(new byte[0], Map.of("COLUMNS", "100", "PATH", bin.toString()), false,
+        "capture", "-o", output);
+
+    assertOneLineExit2(run, output, "No such file or directory (" + tmp.resolve("missing") + ")");
+    assertThat(ran).as("a probe ran before the output was checked").doesNotExist();
+  }
+
   /**
    * A full disk, as a size limit ({@code ulimit -f 1}: every write past 1 KiB fails with EFBIG,
    * which the JVM gets as an error, not a signal): the real tool, since the limit is per process.

@@ -153,7 +153,7 @@ class HostileCaptureTest {
     CliRun run = CliRun.run("check", "--capture", tmp.resolve("nothere.tar.gz").toString());
     assertThat(run.exitCode()).isEqualTo(2);
     assertOneCleanLine(run);
-    assertThat(run.stderr()).contains("nothere.tar.gz").contains("no such file");
+    assertThat(run.stderr()).contains("nothere.tar.gz").contains("No such file or directory");
   }
 
   @Test

@@ -70,7 +70,7 @@ class MultiInputTest {
     Files.createDirectories(dir.resolve("a-dir"));
     NcclLogSource source = new NcclLogSource(InputStream.nullInputStream(), 4, DEFAULT_MAX_LINE, 1);
     assertThatThrownBy(() -> source.read(List.of(names.get(1), "missing.log"), dir))
-        .isInstanceOf(LogInputException.class).hasMessage("missing.log: no such file");
+        .isInstanceOf(LogInputException.class).hasMessage("missing.log: No such file or directory");
     assertThatThrownBy(() -> source.read(List.of(names.get(1), "a-dir"), dir))
         .isInstanceOf(LogInputException.class).hasMessage("a-dir: is a directory, not a log file");
   }

@@ -60,9 +60,9 @@ final class InputPlan {
       }
       return size;
     } catch (NoSuchFileException e) {
-      throw new LogInputException(name + ": no such file", e);
+      throw new LogInputException(name + ": " + IoProblems.NO_SUCH_FILE, e);
     } catch (AccessDeniedException e) {
-      throw new LogInputException(name + ": permission denied", e);
+      throw new LogInputException(name + ": " + IoProblems.PERMISSION_DENIED, e);
     } catch (IOException e) {
       throw new LogInputException(name + ": cannot read: " + IoProblems.describe(e), e);
     }

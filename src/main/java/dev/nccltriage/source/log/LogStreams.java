@@ -19,7 +19,7 @@ final class LogStreams {
     try {
       return new FileInputStream(path.toFile());
     } catch (FileNotFoundException e) {
-      throw new LogInputException(name + ": " + (Files.exists(path) ? "permission denied" : "no such file"), e);
+      throw new LogInputException(name + ": " + (Files.exists(path) ? IoProblems.PERMISSION_DENIED : IoProblems.NO_SUCH_FILE), e);
     }
   }
 
