@@ -106,6 +106,7 @@ public final class ExecRunner implements CommandRunner {
       killOnSignal.withdraw();
       return new CommandResult(argv, "error", -1, "", message(e), millisSince(start), false);
     }
+    ProcessTree.killLeftovers(marker, GRACE);
     if (!killOnSignal.withdraw()) {
       throw new Cleanup.Interrupted();
     }

@@ -31,17 +31,41 @@ final class ProcessTree {
     awaitExit(tree, grace);
   }
 
+  /**
+   * Ends what a probe that has exited left running (a daemon it forked). The JDK closes a dead
+   * child's output pipes itself, so a grandchild holding them does not hold the run, and only the
+   * marker finds it.
+   */
+  static void killLeftovers(String markerValue, Duration grace) {
+    Set<ProcessHandle> left = carriers(markerValue);
+    if (left.isEmpty()) {
+      return;
+    }
+    left.forEach(ProcessHandle::destroy);
+    awaitExit(left, grace);
+    left.addAll(carriers(markerValue));
+    left.stream().filter(ProcessTree::running).forEach(ProcessHandle::destroyForcibly);
+    awaitExit(left, grace);
+  }
+
   /** The process, its descendants now, and every live process carrying the marker. */
   private static Set<ProcessHandle> members(Process p, String markerValue) {
     Set<ProcessHandle> tree = new LinkedHashSet<>();
     tree.add(p.toHandle());
     p.descendants().forEach(tree::add);
+    tree.addAll(carriers(markerValue));
+    return tree;
+  }
+
+  /** Every running process (not this one) whose environment carries the marker. */
+  private static Set<ProcessHandle> carriers(String markerValue) {
     byte[] needle = (MARKER + "=" + markerValue + "\0").getBytes(StandardCharsets.US_ASCII);
     long self = ProcessHandle.current().pid();
+    Set<ProcessHandle> found = new LinkedHashSet<>();
     ProcessHandle.allProcesses()
-        .filter(h -> h.pid() != self && carries(h.pid(), needle))
-        .forEach(tree::add);
-    return tree;
+        .filter(h -> h.pid() != self && running(h) && carries(h.pid(), needle))
+        .forEach(found::add);
+    return found;
   }
 
   /** Whether the process's environment holds the marker; unreadable (another user, gone, no /proc) is no. */

@@ -52,7 +52,7 @@ class ExecRunnerTest {
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.stdout()).isEqualTo("before\n");
     assertThat(seconds).as("pipes are read for a grace, then what holds them is killed").isLessThan(2.0);
-    assertThat(ToolProcess.processesMatching(sleep)).as("the daemon").isEmpty();
+    assertThat(ToolProcess.leftovers(sleep)).as("the daemon (once SIGKILL has had time to land)").isEmpty();
   }
 
   /** Ignores SIGTERM, and so does the child it waits for: both are gone at the timeout. */
@@ -67,7 +67,7 @@ class ExecRunnerTest {
     assertThat(r.status()).as("%s", r).isEqualTo("timeout");
     assertThat(r.stdout()).isEqualTo("started\n");
     assertThat(r.millis()).isBetween(900L, 3000L);
-    assertThat(ToolProcess.processesMatching(sleep)).as("the child").isEmpty();
+    assertThat(ToolProcess.leftovers(sleep)).as("the child (once SIGKILL has had time to land)").isEmpty();
   }
 
   @Test
@@ -115,7 +115,7 @@ class ExecRunnerTest {
 
       cleanup.run();
 
-      assertThat(ToolProcess.processesMatching(sleep)).as("after the cleanup").isEmpty();
+      assertThat(ToolProcess.leftovers(sleep)).as("after the cleanup (once SIGKILL has had time to land)").isEmpty();
       assertThatThrownBy(() -> run.get(20, java.util.concurrent.TimeUnit.SECONDS))
           .hasCauseInstanceOf(Cleanup.Interrupted.class);
     } finally {
