@@ -37,4 +37,20 @@ class VerdictBugTest {
     assertThat(verdict.get("layer").asText()).isNotEqualTo("nccl-env");
     assertThat(verdict.get("summary").asText()).doesNotContain("NCCL_IB_HCA");
   }
+  /**
+   * Issue 12 item 4: three numbers, not two. A node that shows 8 HCAs, all 8 given to the
+   * container, against --expect-hcas 16 is short of NICs (or the expectation is wrong); the device
+   * plugin is to blame only where the container got fewer than the node shows.
+   */
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0} --expect-hcas {1} -> {2}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "samples/captures/healthy-8hca-gdr-net1, 16, node-driver",
+    "samples/captures/partial-2of8-hcas, 8, device-plugin",
+    "samples/captures/partial-2of8-hcas, 16, device-plugin"
+  })
+  void theNodeShortOfHcasIsNotTheDevicePlugin(String root, String expect, String layer) {
+    CliRun run = CliRun.run("check", "--root", root, "--expect-hcas", expect, "-o", "json");
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+    assertThat(run.json().at("/verdict/layer").asText()).isEqualTo(layer);
+  }
 }
