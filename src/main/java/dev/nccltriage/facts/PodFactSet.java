@@ -67,6 +67,17 @@ public final class PodFactSet {
       List<String> noAddr = r.netdevsHere().stream().filter(n -> ifs.interfaces().stream()
           .noneMatch(i -> i.name().equals(n) && i.addresses().stream().anyMatch(PodFactSet::routable))).toList();
       s.put("pod.rdmaNetdevsNoAddress", noAddr, ifEv);
+      // Q3 from the container when the log did not say: the interface NCCL will pick
+      if (s.get("net.oobInterface").isEmpty()) {
+        SocketInterfaceChoice.predict(p.env().get("NCCL_SOCKET_IFNAME"), p.env().get("NCCL_SOCKET_FAMILY"), ifs.interfaces())
+            .ifPresent(pick -> {
+              List<Evidence> pickEv = new ArrayList<>(List.of(new Evidence("ncclFindInterfaces", 0,
+                  "predicted " + pick.name() + " " + pick.address() + " (" + pick.how() + ")")));
+              pickEv.addAll(concat(ev(ev, "env.NCCL_SOCKET_IFNAME"), ifEv));
+              s.put("net.oobInterface", pick.name(), pickEv);
+              s.put("net.oobAddress", pick.address(), pickEv);
+            });
+      }
       String sock = p.env().get("NCCL_SOCKET_IFNAME");
       if (sock != null && sock.length() > 1) {
         s.put("pod.socketIfnameMatches", NcclNameFilter.parse(sock).selectsAny(names), concat(ifEv, ev(ev, "env.NCCL_SOCKET_IFNAME")));
