@@ -25,7 +25,7 @@ public final class PodFactSet {
     s.put("pod.uverbs", (long) d.uverbs().size(), ev(ev, "pod.uverbs"));
     long openable = d.opens().values().stream().filter("ok"::equals).count();
     s.put("pod.uverbsOpenable", openable, ev(ev, "pod.uverbsOpenable", "pod.uverbs"));
-    s.put("pod.uverbsNames", List.copyOf(d.uverbsHca().values()), ev(ev, "pod.uverbsNames"));
+    s.put("pod.uverbsNames", d.uverbsHca().values().stream().sorted(NaturalOrder.INSTANCE).toList(), ev(ev, "pod.uverbsNames"));
     s.put("pod.rdmaCm", d.rdmaCm(), ev(ev, "pod.uverbs"));
 
     PodFacts.Hcas h = p.hcas();
