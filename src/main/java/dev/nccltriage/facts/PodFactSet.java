@@ -67,6 +67,14 @@ public final class PodFactSet {
       List<String> noAddr = r.netdevsHere().stream().filter(n -> ifs.interfaces().stream()
           .noneMatch(i -> i.name().equals(n) && i.addresses().stream().anyMatch(PodFactSet::routable))).toList();
       s.put("pod.rdmaNetdevsNoAddress", noAddr, ifEv);
+      List<String> down = new ArrayList<>();
+      for (PodFacts.Iface i : ifs.interfaces()) {
+        String state = linkDown(i);
+        if (state != null && (secondary.contains(i.name()) || r.netdevsHere().contains(i.name()))) {
+          down.add(i.name() + " (" + state + ")");
+        }
+      }
+      s.put("pod.secondaryDown", down, ifEv);
       String sock = p.env().get("NCCL_SOCKET_IFNAME");
       if (sock != null && sock.length() > 1) {
         s.put("pod.socketIfnameMatches", NcclNameFilter.parse(sock).selectsAny(names), concat(ifEv, ev(ev, "env.NCCL_SOCKET_IFNAME")));
@@ -145,6 +153,30 @@ public final class PodFactSet {
     if (expect.minMemlockBytes() != null) {
       s.put("expect.memlockBytes", expect.minMemlockBytes(), List.of());
     }
+  }
+
+  /**
+   * How an interface's link is down ("DOWN, NO-CARRIER"), or null when it is up or the source did
+   * not say. No UP flag: nobody brought it up; NO-CARRIER or a down operstate: no link under it
+   * (for an SR-IOV VF or macvlan, the node's PF; for IPoIB, the IB port).
+   */
+  private static String linkDown(PodFacts.Iface i) {
+    List<String> f = i.flags();
+    String op = i.state() == null ? "" : i.state();
+    boolean down = f.contains("NO-CARRIER") || !f.isEmpty() && !f.contains("UP")
+        || op.equals("DOWN") || op.equals("LOWERLAYERDOWN") || op.equals("NOTPRESENT");
+    if (!down) {
+      return null;
+    }
+    List<String> words = new ArrayList<>();
+    words.add(op.isEmpty() ? "DOWN" : op);
+    if (f.contains("NO-CARRIER")) {
+      words.add("NO-CARRIER");
+    }
+    if (!f.isEmpty() && !f.contains("UP")) {
+      words.add("not set UP");
+    }
+    return String.join(", ", words);
   }
 
   /** An address other hosts could reach: not loopback, not IPv6 link-local. */
