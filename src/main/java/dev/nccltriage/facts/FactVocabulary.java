@@ -92,6 +92,7 @@ public final class FactVocabulary {
       e("pod.rdmaPortsNoNetdev", FactType.NUMBER, "RoCE ports whose netdev is not in this netns"),
       e("pod.interfaces", FactType.LIST, "interfaces in the Pod's netns"),
       e("pod.secondaryInterfaces", FactType.LIST, "non-overlay interfaces with an IPv4/IPv6 address (net1, ib0, the RoCE netdev)"),
+      e("pod.secondaryDown", FactType.LIST, "secondary interfaces and RDMA netdevs whose link is down, with the state (\"net1 (DOWN, NO-CARRIER)\")"),
       e("pod.rdmaNetdevsNoAddress", FactType.LIST, "netdevs of RDMA ports in this netns without an address"),
       e("pod.memlockBytes", FactType.NUMBER, "Max locked memory (soft) of the process that registers memory; -1 = unlimited"),
       e("pod.ipcLock", FactType.BOOL, "CAP_IPC_LOCK is in the effective capabilities of that process"),

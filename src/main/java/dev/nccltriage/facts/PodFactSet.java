@@ -25,7 +25,7 @@ public final class PodFactSet {
     s.put("pod.uverbs", (long) d.uverbs().size(), ev(ev, "pod.uverbs"));
     long openable = d.opens().values().stream().filter("ok"::equals).count();
     s.put("pod.uverbsOpenable", openable, ev(ev, "pod.uverbsOpenable", "pod.uverbs"));
-    s.put("pod.uverbsNames", List.copyOf(d.uverbsHca().values()), ev(ev, "pod.uverbsNames"));
+    s.put("pod.uverbsNames", d.uverbsHca().values().stream().sorted(NaturalOrder.INSTANCE).toList(), ev(ev, "pod.uverbsNames"));
     s.put("pod.rdmaCm", d.rdmaCm(), ev(ev, "pod.uverbs"));
 
     PodFacts.Hcas h = p.hcas();
@@ -67,6 +67,14 @@ public final class PodFactSet {
       List<String> noAddr = r.netdevsHere().stream().filter(n -> ifs.interfaces().stream()
           .noneMatch(i -> i.name().equals(n) && i.addresses().stream().anyMatch(PodFactSet::routable))).toList();
       s.put("pod.rdmaNetdevsNoAddress", noAddr, ifEv);
+      List<String> down = new ArrayList<>();
+      for (PodFacts.Iface i : ifs.interfaces()) {
+        String state = linkDown(i);
+        if (state != null && (secondary.contains(i.name()) || r.netdevsHere().contains(i.name()))) {
+          down.add(i.name() + " (" + state + ")");
+        }
+      }
+      s.put("pod.secondaryDown", down, ifEv);
       // Q3 from the container when the log did not say: the interface NCCL will pick
       if (s.get("net.oobInterface").isEmpty()) {
         SocketInterfaceChoice.predict(p.env().get("NCCL_SOCKET_IFNAME"), p.env().get("NCCL_SOCKET_FAMILY"), ifs.interfaces())
@@ -156,6 +164,30 @@ public final class PodFactSet {
     if (expect.minMemlockBytes() != null) {
       s.put("expect.memlockBytes", expect.minMemlockBytes(), List.of());
     }
+  }
+
+  /**
+   * How an interface's link is down ("DOWN, NO-CARRIER"), or null when it is up or the source did
+   * not say. No UP flag: nobody brought it up; NO-CARRIER or a down operstate: no link under it
+   * (for an SR-IOV VF or macvlan, the node's PF; for IPoIB, the IB port).
+   */
+  private static String linkDown(PodFacts.Iface i) {
+    List<String> f = i.flags();
+    String op = i.state() == null ? "" : i.state();
+    boolean down = f.contains("NO-CARRIER") || !f.isEmpty() && !f.contains("UP")
+        || op.equals("DOWN") || op.equals("LOWERLAYERDOWN") || op.equals("NOTPRESENT");
+    if (!down) {
+      return null;
+    }
+    List<String> words = new ArrayList<>();
+    words.add(op.isEmpty() ? "DOWN" : op);
+    if (f.contains("NO-CARRIER")) {
+      words.add("NO-CARRIER");
+    }
+    if (!f.isEmpty() && !f.contains("UP")) {
+      words.add("not set UP");
+    }
+    return String.join(", ", words);
   }
 
   /** An address other hosts could reach: not loopback, not IPv6 link-local. */

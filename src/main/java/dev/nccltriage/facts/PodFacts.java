@@ -31,7 +31,16 @@ public record PodFacts(
 
   public record Rdma(String status, String netnsMode, List<String> netdevsHere, int rocePortsNoNetdev) {}
 
-  public record Iface(String name, String linkType, String state, List<String> addresses) {}
+  /**
+   * {@code state} is the operstate (UP, DOWN, LOWERLAYERDOWN, UNKNOWN...); {@code flags} those of
+   * {@code <...>} (UP, LOWER_UP, NO-CARRIER...), empty when the source gave none.
+   */
+  public record Iface(String name, String linkType, String state, List<String> flags, List<String> addresses) {
+    public Iface {
+      flags = List.copyOf(flags);
+      addresses = List.copyOf(addresses);
+    }
+  }
 
   public record Interfaces(String status, String source, List<Iface> interfaces) {}
 

@@ -1,5 +1,6 @@
 package dev.nccltriage.host;
 
+import dev.nccltriage.facts.NaturalOrder;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -74,7 +75,10 @@ public final class HostRoot {
     return dir;
   }
 
-  /** Names in a directory, sorted; empty when it is missing, unreadable or outside the root. */
+  /**
+   * Names in a directory in natural order (mlx5_6 before mlx5_15), as people list HCAs and
+   * interfaces; empty when it is missing, unreadable or outside the root.
+   */
   public List<String> list(String absDir) {
     RootFiles.Located at = files.locate(absDir, true);
     if (at.refused() != null) {
@@ -86,7 +90,7 @@ public final class HostRoot {
     } catch (IOException | RuntimeException e) {
       return List.of();
     }
-    out.sort(null);
+    out.sort(NaturalOrder.INSTANCE);
     listener.dir(absDir, out);
     return out;
   }

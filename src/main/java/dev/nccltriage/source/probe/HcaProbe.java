@@ -1,5 +1,6 @@
 package dev.nccltriage.source.probe;
 
+import dev.nccltriage.facts.NaturalOrder;
 import dev.nccltriage.facts.PodFacts;
 import dev.nccltriage.host.CommandResult;
 import dev.nccltriage.host.FileRead;
@@ -7,6 +8,7 @@ import dev.nccltriage.host.HostRoot;
 import dev.nccltriage.source.probe.parse.IbvDevinfo;
 import dev.nccltriage.source.probe.parse.SysfsPort;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -91,7 +93,12 @@ final class HcaProbe {
         }
       }
     }
-    return new PodFacts.Hcas(status, status.equals("ok") ? "ibv_devinfo" : "sysfs", List.copyOf(usable), onNode,
+    // ibv_devinfo and uverbs numbering list HCAs in the kernel's order; people read them counted
+    List<String> names = new ArrayList<>(usable);
+    names.sort(NaturalOrder.INSTANCE);
+    ports.sort(Comparator.comparing(PodFacts.Port::hca, NaturalOrder.INSTANCE)
+        .thenComparing(PodFacts.Port::port, Comparator.nullsLast(Comparator.naturalOrder())));
+    return new PodFacts.Hcas(status, status.equals("ok") ? "ibv_devinfo" : "sysfs", List.copyOf(names), onNode,
         ports);
   }
 

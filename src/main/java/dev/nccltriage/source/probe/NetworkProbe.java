@@ -51,7 +51,7 @@ final class NetworkProbe {
         addrs.add(a.address() + (a.prefixLen() == null ? "" : "/" + a.prefixLen())
             + (a.scope() == null ? "" : " scope " + a.scope()));
       }
-      out.add(new PodFacts.Iface(i.name(), i.linkType(), i.state(), addrs));
+      out.add(new PodFacts.Iface(i.name(), i.linkType(), i.state(), i.flags(), addrs));
       book.add("pod.interfaces", source, i.name() + (addrs.isEmpty() ? " (no address)" : " " + String.join(", ", addrs)));
     }
     return new PodFacts.Interfaces(source.startsWith("java") ? "java" : "ok", source, out);
