@@ -17,8 +17,9 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * Where the ladder reads from: "/" on the host, a capture folder (--root) or a capture archive
- * (--capture, unpacked to a temporary folder that is removed afterwards). One place for every
+ * Where the ladder reads from: "/" on the host, a capture folder (--root, or --capture naming a
+ * folder) or a capture archive (--capture, unpacked to a temporary folder that is removed
+ * afterwards). One place for every
  * command that takes these options.
  */
 final class Roots {
@@ -34,21 +35,12 @@ final class Roots {
       throw new NcclTriage.UsageError("--root and --capture cannot be used together");
     }
     if (capture == null) {
-      Path dir = root == null ? Path.of("/") : ctx.cwd().resolve(root);
-      if (!Files.isDirectory(dir)) {
-        throw new NcclTriage.UsageError(root + ": --root needs a directory (a capture folder, or /)"
-            + (Files.exists(dir) ? "" : ": no such directory"));
-      }
-      List<String> missing = CaptureLayout.missing(dir, false);
-      if (!missing.isEmpty()) {
-        throw new NcclTriage.UsageError(root + ": not a capture folder: no " + String.join(" or ", missing)
-            + " in it (a capture is what 'nccl-triage capture -o DIR' writes)");
-      }
-      return fn.apply(dir);
+      return folder(ctx, root, "--root", fn);
     }
     Path archive = ctx.cwd().resolve(capture);
     if (Files.isDirectory(archive)) {
-      throw new NcclTriage.UsageError(capture + ": --capture needs a .tar.gz file; use --root for a capture folder");
+      // 'capture -o DIR' writes a folder: it replays the same whichever option names it
+      return folder(ctx, capture, "--capture", fn);
     }
     Path extracted;
     try {
@@ -74,6 +66,21 @@ final class Roots {
       deleteTree(extracted);
       undo.withdraw();
     }
+  }
+
+  /** A capture folder (or "/" when {@code given} is null), checked to be one, given to {@code fn}. */
+  private static <T> T folder(Context ctx, Path given, String option, Function<Path, T> fn) {
+    Path dir = given == null ? Path.of("/") : ctx.cwd().resolve(given);
+    if (!Files.isDirectory(dir)) {
+      throw new NcclTriage.UsageError(given + ": " + option + " needs a directory (a capture folder, or /)"
+          + (Files.exists(dir) ? "" : ": no such directory"));
+    }
+    List<String> missing = CaptureLayout.missing(dir, false);
+    if (!missing.isEmpty()) {
+      throw new NcclTriage.UsageError(given + ": not a capture folder: no " + String.join(" or ", missing)
+          + " in it (a capture is what 'nccl-triage capture -o DIR' writes)");
+    }
+    return fn.apply(dir);
   }
 
   /** The pod facts of a capture folder or archive, replayed (nothing is run). */
