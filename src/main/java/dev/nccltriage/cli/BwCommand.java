@@ -83,7 +83,7 @@ final class BwCommand implements Callable<Integer> {
   @Option(names = "--root", paramLabel = "DIR", description = "Take the HCA count and port rate from a capture folder (nccl-triage capture).")
   java.nio.file.Path root;
 
-  @Option(names = "--capture", paramLabel = "FILE.tar.gz", description = "Take the HCA count and port rate from a capture archive.")
+  @Option(names = "--capture", paramLabel = "FILE.tar.gz|DIR", description = "Take the HCA count and port rate from a capture archive or folder.")
   java.nio.file.Path capture;
 
   @Option(names = "--log", paramLabel = "FILE", description = "The job's NCCL_DEBUG=INFO log, to pick between hypotheses.")

@@ -2,7 +2,9 @@ package dev.nccltriage.cli;
 
 import dev.nccltriage.host.BuiltinRunner;
 import dev.nccltriage.host.Cleanup;
+import dev.nccltriage.host.CaptureMeta;
 import dev.nccltriage.host.CaptureWriter;
+import dev.nccltriage.host.CommandRunner;
 import dev.nccltriage.host.ExecRunner;
 import dev.nccltriage.host.HostRoot;
 import dev.nccltriage.host.IoProblems;
@@ -123,19 +125,10 @@ final class CaptureCommand implements Callable<Integer> {
   }
 
   private void record(Path dir, Path out, boolean archive) throws IOException {
-    CaptureWriter writer = new CaptureWriter(dir);
-    HostRoot root = new HostRoot(Path.of("/"), writer);
     Duration each = Duration.ofSeconds(timeout);
-    RecordingRunner runner = new RecordingRunner(
-        new BuiltinRunner(new ExecRunner(each, each.multipliedBy(2), ctx.env(), 1 << 20, ctx.cleanup())), dir);
-    PodFacts pod = new LadderSource(root, runner, ctx.env(), pid).probe();
-    root.read("/proc/sys/kernel/hostname"); // recorded, so --redact knows the Pod's name
-    writer.writeEnv(pod.env());
-    Map<String, String> meta = new LinkedHashMap<>();
-    meta.put("tool", "nccl-triage " + NcclTriage.version());
-    meta.put("captured", ctx.clock().instant().toString());
-    meta.put("envOf", pod.envOf());
-    writer.writeMeta(meta);
+    CaptureWriter writer = ladder(dir, Path.of("/"),
+        new BuiltinRunner(new ExecRunner(each, each.multipliedBy(2), ctx.env(), 1 << 20, ctx.cleanup())),
+        ctx.env(), pid, ctx.clock().instant());
     if (writer.storageFailure() != null) {
       throw writer.storageFailure();
     }
@@ -145,6 +138,30 @@ final class CaptureCommand implements Callable<Integer> {
     if (archive) {
       TarGz.write(dir, out);
     }
+  }
+
+  /**
+   * Runs the ladder on {@code from} ("/" when capturing for real) and records what it read and ran
+   * into {@code dir}, with the properties a replay needs to take the same view (the pid whose
+   * limits, capabilities and NCCL_* were read).
+   */
+  static CaptureWriter ladder(Path dir, Path from, CommandRunner commands, Map<String, String> env, Long pid,
+      java.time.Instant when) throws IOException {
+    CaptureWriter writer = new CaptureWriter(dir, from);
+    HostRoot root = new HostRoot(from, writer);
+    RecordingRunner runner = new RecordingRunner(commands, dir);
+    PodFacts pod = new LadderSource(root, runner, env, pid).probe();
+    root.read("/proc/sys/kernel/hostname"); // recorded, so --redact knows the Pod's name
+    writer.writeEnv(pod.env());
+    Map<String, String> meta = new LinkedHashMap<>();
+    meta.put("tool", "nccl-triage " + NcclTriage.version());
+    meta.put("captured", when.toString());
+    meta.put("envOf", pod.envOf());
+    if (pid != null) {
+      meta.put(CaptureMeta.PID, pid.toString());
+    }
+    writer.writeMeta(meta);
+    return writer;
   }
 
   /** The capture folder (or the folder above it) that this run creates; null if it exists. */

@@ -58,7 +58,7 @@ final class GuideCommand implements Callable<Integer> {
   @Option(names = "--root", paramLabel = "DIR", description = "A capture folder to read the Pod's facts from.")
   Path root;
 
-  @Option(names = "--capture", paramLabel = "FILE.tar.gz", description = "A capture archive made by `nccl-triage capture`.")
+  @Option(names = "--capture", paramLabel = "FILE.tar.gz|DIR", description = "A capture (archive or folder) made by `nccl-triage capture`.")
   Path capture;
 
   @Option(names = "--expect-hcas", paramLabel = "N", description = "HCA ports the Pod should have.")

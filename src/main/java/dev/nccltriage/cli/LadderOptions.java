@@ -10,7 +10,7 @@ final class LadderOptions {
   @Option(names = "--root", paramLabel = "DIR", description = "Read the host through DIR (a capture folder) instead of /; commands are answered from the capture.")
   Path root;
 
-  @Option(names = "--capture", paramLabel = "FILE.tar.gz", description = "Replay a capture archive made by `nccl-triage capture`.")
+  @Option(names = "--capture", paramLabel = "FILE.tar.gz|DIR", description = "Replay a capture (archive or folder) made by `nccl-triage capture`.")
   Path capture;
 
   @Option(names = "--timeout", paramLabel = "SECONDS", description = "Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"

@@ -39,7 +39,7 @@ final class LadderRun {
       CommandRunner runner = root.live()
           ? new BuiltinRunner(new ExecRunner(each, each.multipliedBy(2), ctx.env(), 1 << 20, ctx.cleanup()))
           : new ReplayRunner(rootDir);
-      PodFacts pod = new LadderSource(root, runner, ctx.env(), o.pid).probe();
+      PodFacts pod = new LadderSource(root, runner, ctx.env(), Roots.pid(rootDir, o.pid)).probe();
       LogFacts logFacts = null;
       if (log != null) {
         try {

@@ -2,6 +2,7 @@ package dev.nccltriage.cli;
 
 import dev.nccltriage.facts.PodFacts;
 import dev.nccltriage.host.CaptureLayout;
+import dev.nccltriage.host.CaptureMeta;
 import dev.nccltriage.host.HostRoot;
 import dev.nccltriage.host.IoProblems;
 import dev.nccltriage.host.ReplayRunner;
@@ -17,8 +18,9 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * Where the ladder reads from: "/" on the host, a capture folder (--root) or a capture archive
- * (--capture, unpacked to a temporary folder that is removed afterwards). One place for every
+ * Where the ladder reads from: "/" on the host, a capture folder (--root, or --capture naming a
+ * folder) or a capture archive (--capture, unpacked to a temporary folder that is removed
+ * afterwards). One place for every
  * command that takes these options.
  */
 final class Roots {
@@ -34,21 +36,12 @@ final class Roots {
       throw new NcclTriage.UsageError("--root and --capture cannot be used together");
     }
     if (capture == null) {
-      Path dir = root == null ? Path.of("/") : ctx.cwd().resolve(root);
-      if (!Files.isDirectory(dir)) {
-        throw new NcclTriage.UsageError(root + ": --root needs a directory (a capture folder, or /)"
-            + (Files.exists(dir) ? "" : ": no such directory"));
-      }
-      List<String> missing = CaptureLayout.missing(dir, false);
-      if (!missing.isEmpty()) {
-        throw new NcclTriage.UsageError(root + ": not a capture folder: no " + String.join(" or ", missing)
-            + " in it (a capture is what 'nccl-triage capture -o DIR' writes)");
-      }
-      return fn.apply(dir);
+      return folder(ctx, root, "--root", fn);
     }
     Path archive = ctx.cwd().resolve(capture);
     if (Files.isDirectory(archive)) {
-      throw new NcclTriage.UsageError(capture + ": --capture needs a .tar.gz file; use --root for a capture folder");
+      // 'capture -o DIR' writes a folder: it replays the same whichever option names it
+      return folder(ctx, capture, "--capture", fn);
     }
     Path extracted;
     try {
@@ -76,10 +69,64 @@ final class Roots {
     }
   }
 
+  /** A capture folder (or "/" when {@code given} is null), checked to be one, given to {@code fn}. */
+  private static <T> T folder(Context ctx, Path given, String option, Function<Path, T> fn) {
+    Path dir = given == null ? Path.of("/") : ctx.cwd().resolve(given);
+    if (!Files.isDirectory(dir)) {
+      throw new NcclTriage.UsageError(given + ": " + option + " needs a directory (a capture folder, or /)"
+          + (Files.exists(dir) ? "" : ": no such directory"));
+    }
+    List<String> missing = CaptureLayout.missing(dir, false);
+    if (!missing.isEmpty()) {
+      throw new NcclTriage.UsageError(given + ": not a capture folder: no " + String.join(" or ", missing)
+          + " in it (a capture is what 'nccl-triage capture -o DIR' writes)");
+    }
+    return fn.apply(dir);
+  }
+
   /** The pod facts of a capture folder or archive, replayed (nothing is run). */
   static PodFacts replay(Context ctx, Path root, Path capture) {
     return with(ctx, root, capture,
-        dir -> new LadderSource(new HostRoot(dir), new ReplayRunner(dir), Map.of(), null).probe());
+        dir -> new LadderSource(new HostRoot(dir), new ReplayRunner(dir), Map.of(), pid(dir, null)).probe());
+  }
+
+  /**
+   * Whose limits, capabilities and NCCL_* the ladder reads under {@code dir}: on the live host the
+   * {@code --pid} given; in a capture the process it was made for (capture.properties), so a
+   * replay takes the capture's own view without being told. A {@code --pid} that names another
+   * process is a usage error, not an override: the capture holds only what was read then, and
+   * reading another /proc/PID would judge files that were never captured (memlock "missing", a
+   * healthy-looking step) instead of the process that was.
+   */
+  static Long pid(Path dir, Long given) {
+    if (new HostRoot(dir).live()) {
+      return given;
+    }
+    Map<String, String> meta;
+    try {
+      meta = CaptureMeta.read(dir);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new NcclTriage.UsageError(CaptureLayout.META + ": unreadable in the capture: "
+          + (e instanceof IOException io ? IoProblems.describe(io) : e.getMessage()));
+    }
+    Long captured = CaptureMeta.pid(meta);
+    String envOf = meta.get(CaptureMeta.ENV_OF);
+    if (given == null || given.equals(captured)) {
+      return captured;
+    }
+    if (captured != null) {
+      throw new NcclTriage.UsageError("--pid " + given + ": this capture was made with --pid " + captured
+          + " and holds that process's files; leave --pid out to replay it");
+    }
+    if (envOf != null) {
+      throw new NcclTriage.UsageError("--pid " + given + ": this capture was made without --pid (" + envOf
+          + ") and holds no other process's files; capture again with --pid " + given);
+    }
+    // a capture that does not say whose files it holds (made by hand): --pid picks a /proc/PID in it
+    if (!new HostRoot(dir).isDirectory("/proc/" + given)) {
+      throw new NcclTriage.UsageError("--pid " + given + ": the capture has no /proc/" + given);
+    }
+    return given;
   }
 
   static void deleteTree(Path dir) {

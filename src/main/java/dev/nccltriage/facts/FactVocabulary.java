@@ -71,6 +71,8 @@ public final class FactVocabulary {
       e("probe.hcas", FactType.TEXT, "how step 2 went: ok (ibv_devinfo), sysfs (fallback), error, timeout"),
       e("probe.rdma", FactType.TEXT, "how step 3 (rdma link/system) went: ok, missing, error, timeout"),
       e("probe.interfaces", FactType.TEXT, "how step 4 went: ok (ip), java (fallback), error, timeout"),
+      e("probe.hcasRead", FactType.TEXT, "what step 2's ports were read with: ibv_devinfo, or sysfs (and why)"),
+      e("probe.interfacesRead", FactType.TEXT, "what step 4's interfaces were read with: ip -j addr, ip addr, java"),
       e("probe.memlock", FactType.TEXT, "how step 5 went: ok, error"),
       e("probe.gpudirect", FactType.TEXT, "how step 6 went: ok, error"),
       e("probe.log", FactType.TEXT, "how step 7 went: ok, skipped (no --log), error"),

@@ -30,6 +30,9 @@ public final class PodFactSet {
 
     PodFacts.Hcas h = p.hcas();
     s.put("probe.hcas", h.status().equals("ok") ? h.source() : h.status(), ev(ev, "probe.hcas"));
+    // what the values shown came from: after an ibv_devinfo timeout the ports are sysfs's
+    s.put("probe.hcasRead", h.status().equals("timeout") ? h.source() + " (ibv_devinfo timed out)"
+        : h.status().equals("ok") ? h.source() : h.status(), ev(ev, "probe.hcas"));
     List<Evidence> hcaEv = ev(ev, "pod.portsActive", "pod.hcas", "pod.hcasOnNode");
     s.put("pod.hcas", (long) h.usable().size(), ev(ev, "pod.uverbsNames", "pod.hcas", "pod.hcasOnNode"));
     s.put("pod.hcasOnNode", (long) h.onNode().size(), ev(ev, "pod.hcasOnNode"));
@@ -52,6 +55,8 @@ public final class PodFactSet {
 
     PodFacts.Interfaces ifs = p.interfaces();
     s.put("probe.interfaces", ifs.status().equals("ok") ? ifs.source() : ifs.status(), List.of());
+    s.put("probe.interfacesRead", ifs.status().equals("ok") ? ifs.source()
+        : ifs.status().equals("java") ? "java" : ifs.source() + ", which gave " + ifs.status(), List.of());
     List<Evidence> ifEv = ev(ev, "pod.interfaces");
     if (ifs.status().equals("ok") || ifs.status().equals("java")) {
       List<String> names = ifs.interfaces().stream().map(PodFacts.Iface::name).toList();

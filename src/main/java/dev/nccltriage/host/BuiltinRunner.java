@@ -27,9 +27,9 @@ public final class BuiltinRunner implements CommandRunner {
       return delegate.run(argv);
     }
     try {
-      return new CommandResult(argv, "ok", 0, interfaces(), "", 0, false);
+      return new CommandResult(argv, "ok", 0, interfaces(), "", 0, 0, false);
     } catch (SocketException | RuntimeException e) {
-      return new CommandResult(argv, "error", -1, "", String.valueOf(e.getMessage()), 0, false);
+      return new CommandResult(argv, "error", -1, "", String.valueOf(e.getMessage()), 0, 0, false);
     }
   }
 

@@ -18,7 +18,27 @@ import java.util.TreeMap;
  * bare, so a redactor sees addresses as they are.
  */
 public final class CaptureMeta {
+  /** The process whose /proc/PID files and NCCL_* a capture made with --pid holds. */
+  public static final String PID = "pid";
+  /** Whose NCCL_* were recorded: "this process" or "pid N" (the only record of --pid before "pid"). */
+  public static final String ENV_OF = "envOf";
+  private static final java.util.regex.Pattern ENV_OF_PID = java.util.regex.Pattern.compile("pid (\\d{1,18})");
+
   private CaptureMeta() {}
+
+  /**
+   * The pid the capture was made for: {@code pid}, else the one {@code envOf} names (captures made
+   * before {@code pid} was recorded); null for a capture of the capturing process itself, or one
+   * that does not say. A value that is not a number reads as absent.
+   */
+  public static Long pid(Map<String, String> meta) {
+    String pid = meta.get(PID);
+    if (pid != null && pid.strip().matches("\\d{1,18}")) {
+      return Long.valueOf(pid.strip());
+    }
+    java.util.regex.Matcher m = ENV_OF_PID.matcher(meta.getOrDefault(ENV_OF, "").strip());
+    return m.matches() ? Long.valueOf(m.group(1)) : null;
+  }
 
   /** The entries, sorted; empty when the capture has no properties file. */
   public static Map<String, String> read(Path captureDir) throws IOException {

@@ -67,7 +67,7 @@ public final class ExecRunner implements CommandRunner {
     }
     long budget = Math.min(timeout.toNanos(), deadline - start);
     if (budget <= 0) {
-      return new CommandResult(argv, "timeout", -1, "", "not run: the time for all commands was spent", 0, false);
+      return new CommandResult(argv, "timeout", -1, "", "not run: the time for all commands was spent", 0, 0, false);
     }
     CommandLine cmd = new CommandLine(exe.toString());
     argv.subList(1, argv.size()).forEach(a -> cmd.addArgument(a, false));
@@ -104,7 +104,7 @@ public final class ExecRunner implements CommandRunner {
       throw new Cleanup.Interrupted();
     } catch (IOException e) {
       killOnSignal.withdraw();
-      return new CommandResult(argv, "error", -1, "", message(e), millisSince(start), false);
+      return new CommandResult(argv, "error", -1, "", message(e), millisSince(start), budget / 1_000_000, false);
     }
     ProcessTree.killLeftovers(marker, GRACE);
     if (!killOnSignal.withdraw()) {
@@ -113,12 +113,13 @@ public final class ExecRunner implements CommandRunner {
     Process p = watchdog.process();
     if (p == null) {
       Exception failure = watchdog.launchFailure() != null ? watchdog.launchFailure() : done.failure();
-      return new CommandResult(argv, "error", -1, "", message(failure), millisSince(start), false);
+      return new CommandResult(argv, "error", -1, "", message(failure), millisSince(start), budget / 1_000_000, false);
     }
     // the code from the process itself: the executor's own value is -1 when anything went amiss
     int code = p.isAlive() ? -1 : p.exitValue();
     String status = watchdog.killedProcess() || overran || p.isAlive() ? "timeout" : code == 0 ? "ok" : "failed";
-    return new CommandResult(argv, status, code, streams.out(), streams.err(), millisSince(start), streams.truncated());
+    return new CommandResult(argv, status, code, streams.out(), streams.err(), millisSince(start), budget / 1_000_000,
+        streams.truncated());
   }
 
   private static String message(Throwable e) {

@@ -31,6 +31,9 @@ public final class RecordingRunner implements CommandRunner {
         default -> String.valueOf(r.exitCode());
       };
       Files.writeString(dir.resolve("exit"), exit + "\n", StandardCharsets.UTF_8);
+      // a replayed timeout says how long the command ran and was allowed, as the live one did
+      Files.writeString(dir.resolve(ReplayRunner.MILLIS), r.millis() + "\n", StandardCharsets.UTF_8);
+      Files.writeString(dir.resolve(ReplayRunner.LIMIT_MILLIS), r.limitMillis() + "\n", StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

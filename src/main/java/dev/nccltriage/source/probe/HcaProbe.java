@@ -66,7 +66,7 @@ final class HcaProbe {
         default -> parsed != null && !parsed.messages().isEmpty() ? "ok" : "sysfs";
       };
       if (devinfo.status().equals("timeout")) {
-        book.add("probe.hcas", "ibv_devinfo", "timed out after " + devinfo.millis() + " ms and was killed; ports read from /sys/class/infiniband");
+        book.add("probe.hcas", "ibv_devinfo", timedOut(devinfo) + "; ports read from /sys/class/infiniband");
       } else if (devinfo.status().equals("missing")) {
         book.add("probe.hcas", "ibv_devinfo", "not installed; ports read from /sys/class/infiniband");
       }
@@ -100,6 +100,15 @@ final class HcaProbe {
         .thenComparing(PodFacts.Port::port, Comparator.nullsLast(Comparator.naturalOrder())));
     return new PodFacts.Hcas(status, status.equals("ok") ? "ibv_devinfo" : "sysfs", List.copyOf(names), onNode,
         ports);
+  }
+
+  /** How long a timed-out command ran and was allowed, where known (a capture may not say). */
+  static String timedOut(CommandResult r) {
+    if (r.limitMillis() > 0) {
+      return "timed out after " + r.millis() + " ms (limit " + r.limitMillis() + " ms) and was killed";
+    }
+    String why = r.stderr().strip().lines().findFirst().orElse("");
+    return "timed out (" + (why.isEmpty() ? "how long it ran was not recorded" : why) + ")";
   }
 
   /** "PORT_ACTIVE" and sysfs "ACTIVE" both become ACTIVE. */

@@ -62,7 +62,7 @@ class NaturalHcaOrderTest {
       out.append("hca_id:\t").append(h).append("\n\ttransport:\t\t\tInfiniBand (0)\n")
           .append("\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n\t\t\tlink_layer:\t\tInfiniBand\n");
     }
-    CommandResult devinfo = new CommandResult(List.of("ibv_devinfo"), "ok", 0, out.toString(), "", 1, false);
+    CommandResult devinfo = new CommandResult(List.of("ibv_devinfo"), "ok", 0, out.toString(), "", 1, 0, false);
     PodFacts.Hcas hcas = new HcaProbe(new HostRoot(dir), new EvidenceBook()).probe(devices(), devinfo);
 
     assertThat(hcas.usable()).containsExactly("mlx5_6", "mlx5_15", "mlx5_22");

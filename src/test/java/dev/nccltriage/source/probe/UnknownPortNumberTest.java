@@ -24,7 +24,7 @@ class UnknownPortNumberTest {
   @TempDir Path dir;
 
   private static CommandResult ok(String cmd, String stdout) {
-    return new CommandResult(List.of(cmd), "ok", 0, stdout, "", 1, false);
+    return new CommandResult(List.of(cmd), "ok", 0, stdout, "", 1, 0, false);
   }
 
   private static PodFacts.Devices devices() {
