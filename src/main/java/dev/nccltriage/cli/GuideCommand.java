@@ -91,50 +91,49 @@ final class GuideCommand implements Callable<Integer> {
 
   private static final List<String> YN = List.of("yes", "no", "unknown");
 
+  // Each answer sets only facts that say exactly what the person answered: "not empty" is not a
+  // count of uverbs devices, and "how many HCAs" is not how many ports NCCL listed.
   static final List<Question> QUESTIONS = List.of(
       new Question("uverbs", "Is /dev/infiniband empty in the Pod? [yes/no/unknown]",
-          List.of("pod.uverbs"), "Q1-transport", YN, (f, a) -> {
-            long n = a.yes() ? 0 : 8;
-            f.put("pod.uverbs", n, a.ev());
-            f.put("pod.uverbsOpenable", n, a.ev());
+          List.of("pod.devInfinibandEmpty", "pod.uverbs"), "Q1-transport", YN, (f, a) -> {
+            f.put("pod.devInfinibandEmpty", a.yes(), a.ev());
+            if (a.yes()) {
+              f.put("pod.uverbs", 0L, a.ev());
+            }
           }),
-      new Question("socket", "Does the NCCL log say `Using network Socket`? [yes/no/unknown]",
+      new Question("socket",
+          "Does the NCCL log say `Using network Socket` (rather than IB or an RDMA plugin)? [yes/no/unknown]",
           List.of("net.rdma"), "Q1-transport", YN, (f, a) -> f.put("net.rdma", !a.yes(), a.ev())),
       new Question("nodes", "Does the job run on more than one node? [yes/no/unknown]",
           List.of("net.usesNetwork", "job.singleNode"), "Q1-transport", YN, (f, a) -> {
             f.put("net.usesNetwork", a.yes(), a.ev());
             f.put("job.singleNode", !a.yes(), a.ev());
           }),
-      new Question("ports", "Are the HCA ports ACTIVE (ibstat: State: Active)? [yes/no/unknown]",
-          List.of("pod.portsActive"), "Q1-transport", YN, (f, a) -> {
-            f.put("pod.ports", 1L, a.ev());
-            f.put("pod.portsActive", a.yes() ? 1L : 0L, a.ev());
+      new Question("ports", "Is any HCA port ACTIVE (ibstat: State: Active)? [yes/no/unknown]",
+          List.of("pod.portsAnyActive", "pod.portsActive"), "Q1-transport", YN, (f, a) -> {
+            f.put("pod.portsAnyActive", a.yes(), a.ev());
+            if (!a.yes()) {
+              f.put("pod.portsActive", 0L, a.ev());
+            }
           }),
       new Question("hcas", "How many HCAs does the Pod see? [number/unknown]",
-          List.of("pod.hcas", "ib.hcaPortsMin"), "Q2-hca-count", List.of("1", "2", "4", "8", "unknown"), (f, a) -> {
-            long n = count(a.text());
-            f.put("pod.hcas", n, a.ev());
-            f.put("ib.hcaPortsMin", n, a.ev());
-          }),
+          List.of("pod.hcas"), "Q2-hca-count", List.of("1", "2", "4", "8", "unknown"),
+          (f, a) -> f.put("pod.hcas", count(a.text()), a.ev())),
       new Question("gpus", "How many GPUs per node does the job use? [number/unknown]",
-          List.of("job.localGpus", "pod.gpus"), "Q2-hca-count", List.of("1", "2", "4", "8", "unknown"), (f, a) -> {
-            long n = count(a.text());
-            f.put("job.localGpus", n, a.ev());
-            f.put("pod.gpus", n, a.ev());
-          }),
+          List.of("job.localGpus"), "Q2-hca-count", List.of("1", "2", "4", "8", "unknown"),
+          (f, a) -> f.put("job.localGpus", count(a.text()), a.ev())),
       new Question("oob", "What interface does the OOB handshake / NCCL_SOCKET_IFNAME use? [name/unknown]",
           List.of("net.oobInterface"), "Q3-oob-interface", List.of("eth0", "net1", "ib0", "unknown"),
           (f, a) -> f.put("net.oobInterface", a.text(), a.ev())),
       new Question("gdr", "Do the network channel lines say /GDRDMA? [all/some/none/unknown]",
-          List.of("gdr.channels", "gdr.receiveChannels"), "Q4-gpudirect", List.of("all", "some", "none", "unknown"),
+          List.of("gdr.channels"), "Q4-gpudirect", List.of("all", "some", "none", "unknown"),
           (f, a) -> f.put("gdr.channels", a.text(), a.ev())),
-      new Question("peermem", "Is nvidia_peermem loaded on the node? [yes/no/unknown]",
-          List.of("pod.peermemLoaded", "pod.peermemRegistered"), "Q4-gpudirect", YN, (f, a) -> {
-            f.put("pod.peermemLoaded", a.yes(), a.ev());
-            f.put("pod.peermemRegistered", a.yes(), a.ev());
-          }),
+      new Question("peermem",
+          "Does /sys/kernel/mm/memory_peers/nv_mem exist on the node (nvidia_peermem registered)? [yes/no/unknown]",
+          List.of("pod.peermemRegistered"), "Q4-gpudirect", YN,
+          (f, a) -> f.put("pod.peermemRegistered", a.yes(), a.ev())),
       new Question("memlock", "Max locked memory (ulimit -l, e.g. unlimited, 64K, 8M)? [size/unknown]",
-          List.of("pod.memlockBytes"), null, List.of("unlimited", "64K", "unknown"), (f, a) -> {
+          List.of("pod.memlockBytes", "pod.memlock"), null, List.of("unlimited", "64K", "unknown"), (f, a) -> {
             long b = Expectations.parseSize(a.text());
             f.put("pod.memlockBytes", b, a.ev());
             f.put("pod.memlock", b == -1 ? "unlimited" : b + " bytes", a.ev());
@@ -209,7 +208,8 @@ final class GuideCommand implements Callable<Integer> {
       if (done(v)) {
         break;
       }
-      if (q.facts().stream().anyMatch(n -> facts.get(n).isPresent()) || decided(v, q.feeds())) {
+      if (q.facts().stream().anyMatch(n -> facts.get(n).isPresent()) || decided(v, q.feeds())
+          || q.id().equals("gdr") && facts.get("gdr.receiveChannels").isPresent()) {
         continue;
       }
       current[0] = new StringsCompleter(q.completions());
@@ -265,7 +265,7 @@ final class GuideCommand implements Callable<Integer> {
 
   /** The HCA-per-GPU ratio and the deficit, when the answers give their parts. */
   private void derive(FactSet f) {
-    var hcas = f.get("ib.hcaPortsMin");
+    var hcas = f.get("ib.hcaPortsMin").or(() -> f.get("pod.hcas"));
     var gpus = f.get("job.localGpus");
     if (hcas.isPresent() && gpus.isPresent() && f.get("ib.hcaPerGpu").isEmpty()) {
       double g = ((Number) gpus.get().value()).doubleValue();

@@ -7,6 +7,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.facts.FactSet;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.impl.DumbTerminal;
 import org.junit.jupiter.api.Test;
@@ -74,6 +76,36 @@ class GuideCommandTest {
     Walk w = walk("", "--log", "samples/logs/02-socket-no-device-k8s-2.19.3.log");
     assertThat(w.screen()).doesNotContain("Using network Socket");
     assertThat(w.report()).startsWith("nccl-triage guide: PROBLEM  layer: device-plugin");
+  }
+
+  @Test
+  void anAnswerSetsOnlyWhatThePersonSaid() throws IOException {
+    // "not empty" says nothing about how many uverbs devices there are or whether they open
+    Walk w = walk("no\n");
+    assertThat(w.report()).doesNotContain("8 uverbs").doesNotContain("8 openable")
+        .doesNotContainPattern("\\d+ uverbs device").doesNotContainPattern("\\d+ openable");
+    Walk all = walk("no\nno\n8\n8\nnet1\nall\nunlimited\nyes\n");
+    assertThat(all.report()).doesNotContainPattern("\\d+ uverbs device").doesNotContainPattern("\\d+ of \\d+ port");
+  }
+
+  @Test
+  void eachAnswerRecordsOnlyTheFactsItMeansWithItsOwnEvidence() {
+    for (GuideCommand.Question q : GuideCommand.QUESTIONS) {
+      for (String answer : q.completions()) {
+        if (answer.equals("unknown")) {
+          continue;
+        }
+        FactSet f = new FactSet();
+        String said = "answered: " + q.prompt() + " " + answer;
+        q.apply().accept(f, new GuideCommand.Answer(answer, new Evidence("guide", 0, said)));
+        assertThat(q.facts()).as(q.id() + "=" + answer).containsAll(f.asMap().keySet());
+        f.asMap().forEach((name, value) -> assertThat(value.evidence()).as(name)
+            .extracting(Evidence::text).containsOnly(said));
+      }
+    }
+    FactSet notEmpty = new FactSet();
+    GuideCommand.QUESTIONS.get(0).apply().accept(notEmpty, new GuideCommand.Answer("no", new Evidence("guide", 0, "x")));
+    assertThat(notEmpty.asMap()).containsOnlyKeys("pod.devInfinibandEmpty");
   }
 
   @Test

@@ -51,7 +51,7 @@ class GuideTmuxTest {
     try {
       waitFor("Is /dev/infiniband empty in the Pod?");
       tmux("send-keys", "-t", session, "n", "Tab", "Enter"); // Tab completes "n" to "no"
-      waitFor("Does the NCCL log say `Using network Socket`?");
+      waitFor("Does the NCCL log say `Using network Socket`");
       tmux("send-keys", "-t", session, "ye", "Tab", "Enter");
       waitFor("Does the job run on more than one node?");
       tmux("send-keys", "-t", session, "yes", "Enter");
