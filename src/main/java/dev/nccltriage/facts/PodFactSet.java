@@ -47,6 +47,12 @@ public final class PodFactSet {
     h.ports().stream().filter(x -> "ACTIVE".equals(x.state()) && x.rateGbps() != null)
         .mapToDouble(PodFacts.Port::rateGbps).min().ifPresent(r -> s.put("pod.minRateGbps", r, hcaEv));
 
+    PodFacts.Verbs verbs = p.verbs();
+    s.put("probe.verbs", verbs.status(), List.of());
+    s.put("pod.libibverbs", verbs.libibverbs(), ev(ev, "pod.libibverbs"));
+    s.put("pod.verbsProviders", verbs.providers(), ev(ev, "pod.verbsProviders"));
+    s.put("pod.verbsProvidersMissing", verbs.missing(), ev(ev, "pod.verbsProviders", "pod.uverbsNames"));
+
     PodFacts.Rdma r = p.rdma();
     s.put("probe.rdma", r.status(), ev(ev, "probe.rdma"));
     s.put("pod.rdmaNetns", r.netnsMode(), ev(ev, "pod.rdmaNetns"));

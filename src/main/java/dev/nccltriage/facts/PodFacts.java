@@ -16,6 +16,7 @@ public record PodFacts(
     Interfaces interfaces,
     Memlock memlock,
     GpuDirect gpudirect,
+    Verbs verbs,
     Map<String, String> env,
     String envOf,
     Map<String, List<Evidence>> evidence) {
@@ -48,4 +49,14 @@ public record PodFacts(
 
   public record GpuDirect(String status, Boolean peermemLoaded, Boolean peermemRegistered, Boolean nvPeerMem,
       String kernel, String nvidiaModule, String driverVersion, Integer gpus, String gpuNicWorst, String topoStatus) {}
+
+  /**
+   * The user-space verbs stack of the image, found as the dynamic loader would. {@code libibverbs}
+   * is the path of libibverbs.so.1, {@code "absent"} when the loader's cache or a library folder
+   * could be read and none had it, null when nothing could be read (unknown is not absent).
+   * {@code providers} are the provider names found (mlx5, efa...), null when nothing could be read;
+   * {@code missing} those the HCAs' drivers need (mlx5_* HCAs: mlx5) and none was found for, null
+   * when the lookup could not be complete.
+   */
+  public record Verbs(String status, String libibverbs, List<String> providers, List<String> missing) {}
 }

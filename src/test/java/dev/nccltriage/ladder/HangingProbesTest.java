@@ -41,6 +41,7 @@ class HangingProbesTest {
     String hang = "trap '' TERM\n" + SLEEP + "\necho never\n";
     ToolProcess.script(bin, "ibv_devinfo", hang);
     ToolProcess.script(bin, "nvidia-smi", hang);
+    ToolProcess.script(bin, "ldconfig", hang);
     ToolProcess.script(bin, "rdma", rdmaAndIpPrefix + hang);
     ToolProcess.script(bin, "ip", rdmaAndIpPrefix
         + "( ( trap '' TERM; while :; do sleep 1; done ) & )\n" + hang);

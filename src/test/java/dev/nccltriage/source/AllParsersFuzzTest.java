@@ -15,6 +15,7 @@ import dev.nccltriage.source.probe.parse.DevInfiniband;
 import dev.nccltriage.source.probe.parse.IbvDevinfo;
 import dev.nccltriage.source.probe.parse.IpAddr;
 import dev.nccltriage.source.probe.parse.KernelVersion;
+import dev.nccltriage.source.probe.parse.LdconfigCache;
 import dev.nccltriage.source.probe.parse.NvidiaDriverVersion;
 import dev.nccltriage.source.probe.parse.NvidiaSmiTopo;
 import dev.nccltriage.source.probe.parse.PeerMem;
@@ -101,6 +102,7 @@ class AllParsersFuzzTest {
     PROBES.put("PeerMem", PeerMem::parse);
     PROBES.put("NvidiaSmiTopo", NvidiaSmiTopo::parse);
     PROBES.put("DevInfiniband", DevInfiniband::parse);
+    PROBES.put("LdconfigCache", LdconfigCache::parse);
   }
 
   @BeforeAll
@@ -119,6 +121,7 @@ class AllParsersFuzzTest {
     probe("PeerMem", probes.resolve("nvidia-peermem"), "/proc/modules");
     probe("NvidiaSmiTopo", probes.resolve("nvidia-smi-topo"), "commands/nvidia-smi_topo_-m");
     probe("DevInfiniband", probes.resolve("dev-infiniband"));
+    probe("LdconfigCache", probes.resolve("ldconfig-p"), "commands/ldconfig_-p");
     probe("SysfsPort.parseState", null, "/state");
     probe("SysfsPort.parsePhysState", null, "/phys_state");
     probe("SysfsPort.parseRate", null, "/rate");

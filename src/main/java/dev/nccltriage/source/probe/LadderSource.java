@@ -26,6 +26,7 @@ public final class LadderSource {
   static final List<String> IP_JSON = List.of("ip", "-j", "addr", "show");
   static final List<String> IP = List.of("ip", "addr", "show");
   static final List<String> TOPO = List.of("nvidia-smi", "topo", "-m");
+  static final List<String> LDCONFIG = List.of("ldconfig", "-p");
 
   private final HostRoot root;
   private final CommandRunner runner;
@@ -40,7 +41,7 @@ public final class LadderSource {
   }
 
   public PodFacts probe() {
-    ExecutorService pool = Executors.newFixedThreadPool(6, r -> {
+    ExecutorService pool = Executors.newFixedThreadPool(7, r -> {
       Thread t = new Thread(r, "probe");
       t.setDaemon(true);
       return t;
@@ -51,6 +52,7 @@ public final class LadderSource {
       CompletableFuture<CommandResult> sysJson = run(pool, RDMA_SYSTEM_JSON);
       CompletableFuture<CommandResult> ipJson = run(pool, IP_JSON);
       CompletableFuture<CommandResult> topo = run(pool, TOPO);
+      CompletableFuture<CommandResult> ldconfig = run(pool, LDCONFIG);
       CompletableFuture<CommandResult> ipText = textFormOf(pool, ipJson, IP);
       CompletableFuture<CommandResult> linkText = textFormOf(pool, linkJson, RDMA_LINK);
       CompletableFuture<CommandResult> sysText = textFormOf(pool, sysJson, RDMA_SYSTEM);
@@ -66,7 +68,8 @@ public final class LadderSource {
       PodFacts.Rdma rdma = net.rdma(linkJson.join(), fallback(RDMA_LINK, linkJson.join(), linkText), sysJson.join(),
           fallback(RDMA_SYSTEM, sysJson.join(), sysText), hcas, ifs);
       PodFacts.GpuDirect gpu = new GpuDirectProbe(root, book).probe(topo.join(), hcas);
-      return new PodFacts(devices, hcas, rdma, ifs, memlock, gpu, env, pid == null ? "this process" : "pid " + pid,
+      PodFacts.Verbs verbs = new VerbsProbe(root, book).probe(ldconfig.join(), hcas);
+      return new PodFacts(devices, hcas, rdma, ifs, memlock, gpu, verbs, env, pid == null ? "this process" : "pid " + pid,
           book.snapshot());
     } finally {
       pool.shutdownNow();
