@@ -60,6 +60,15 @@ final class RootFiles {
     if (live) {
       return new Located(root.resolve(rel), null);
     }
+    return resolveInside(root, rel, followLast);
+  }
+
+  /**
+   * Resolves {@code rel} under {@code root} as the kernel would, following symlinks (the last one
+   * too when {@code followLast}); refused when a link is absolute, a {@code ..} climbs above the
+   * root, or the links go round. The same walk serves replay and the archive extractor.
+   */
+  static Located resolveInside(Path root, String rel, boolean followLast) {
     Deque<String> todo = new ArrayDeque<>();
     for (String c : rel.split("/")) {
       todo.addLast(c);

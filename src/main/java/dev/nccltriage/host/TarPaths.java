@@ -13,7 +13,6 @@ import java.util.List;
 
 /** Where {@link TarExtractor} may put an entry: inside the target folder, never through a symlink. */
 final class TarPaths {
-  private static final int MAX_HOPS = 40;
 
   private TarPaths() {}
 
@@ -108,39 +107,7 @@ final class TarPaths {
   }
 
   /** Resolves as the kernel would, following the extracted links; true if it ever climbs above the root. */
-  static boolean resolvesOutside(Path root, List<String> comps) throws IOException {
-    Deque<String> todo = new ArrayDeque<>(comps);
-    Path cur = root;
-    int hops = 0;
-    while (!todo.isEmpty()) {
-      String c = todo.pollFirst();
-      if (c.isEmpty() || c.equals(".")) {
-        continue;
-      }
-      if (c.equals("..")) {
-        if (cur.equals(root)) {
-          return true;
-        }
-        cur = cur.getParent();
-        continue;
-      }
-      Path next = cur.resolve(c);
-      if (Files.isSymbolicLink(next)) {
-        if (++hops > MAX_HOPS) {
-          return true;
-        }
-        String t = Files.readSymbolicLink(next).toString();
-        if (t.startsWith("/")) {
-          return true;
-        }
-        String[] tc = t.split("/");
-        for (int i = tc.length - 1; i >= 0; i--) {
-          todo.addFirst(tc[i]);
-        }
-        continue;
-      }
-      cur = next;
-    }
-    return false;
+  static boolean resolvesOutside(Path root, List<String> comps) {
+    return RootFiles.resolveInside(root, String.join("/", comps), true).path() == null;
   }
 }

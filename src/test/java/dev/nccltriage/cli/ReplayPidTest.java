@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nccltriage.host.CaptureMeta;
 import dev.nccltriage.host.ReplayRunner;
+import dev.nccltriage.ladder.Captures;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,7 +44,7 @@ class ReplayPidTest {
   /** The sample as the host a capture --pid 4242 would have seen: its proc/self is process 4242. */
   private Path asPid(String sample) throws IOException {
     Path src = tmp.resolve("host-" + sample);
-    copyTree(SAMPLES.resolve(sample), src);
+    Captures.copyTree(SAMPLES.resolve(sample), src);
     Files.move(src.resolve("proc/self"), src.resolve("proc/" + PID));
     return src;
   }
@@ -125,20 +125,5 @@ class ReplayPidTest {
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.stderr().strip()).isEqualTo("nccl-triage: --pid 1: this capture was made without --pid"
         + " (this process) and holds no other process's files; capture again with --pid 1");
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> s = Files.walk(from)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        Path t = to.resolve(from.relativize(p).toString());
-        if (Files.isSymbolicLink(p)) {
-          Files.createSymbolicLink(t, Files.readSymbolicLink(p));
-        } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
-    }
   }
 }

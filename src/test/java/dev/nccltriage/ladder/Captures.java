@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /** Shared helpers of the ladder tests: the sample captures, the report schema, tree copies. */
-final class Captures {
+public final class Captures {
   static final Path DIR = CliRun.REPO.resolve("samples/captures");
   static final Path GOLDEN = DIR.resolve("golden");
   static final ObjectMapper JSON = new ObjectMapper();
@@ -91,7 +91,7 @@ final class Captures {
   }
 
   /** Copies a tree (files, folders, symbolic links as links); folders 0755, files 0644. */
-  static void copyTree(Path from, Path to) throws IOException {
+  public static void copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> s = Files.walk(from)) {
       for (Path p : (Iterable<Path>) s::iterator) {
         Path t = to.resolve(from.relativize(p).toString());
