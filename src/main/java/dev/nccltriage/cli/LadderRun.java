@@ -52,14 +52,32 @@ final class LadderRun {
       RuleSet rules = ctx.preload().ruleSet(o.common.rulesDir(ctx));
       FactSet facts = logFacts != null ? LogFactSet.from(logFacts, expect.hcas()) : new FactSet();
       facts.put("probe.log", logFacts != null ? "ok" : "skipped", List.of());
+      FactSet containerOnly = logFacts == null ? null : jobChoices(facts);
       PodFactSet.add(facts, pod, expect, logFacts != null);
+      if (containerOnly != null) {
+        PodFactSet.add(containerOnly, pod, expect, false);
+      }
       Engine engine = new Engine(rules);
       List<LadderStep> steps = engine.steps(facts);
-      Verdict verdict = engine.evaluate(facts, logFacts == null ? List.of() : logFacts.differs());
+      Verdict verdict = engine.evaluate(facts, logFacts == null ? List.of() : logFacts.differs(), containerOnly);
       return new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), command,
           logFacts == null ? List.of() : logFacts.inputs(), steps, pod,
           logFacts == null ? null : LogSection.of(logFacts), verdict, null);
     });
   }
 
+  /**
+   * What the job chose, as its log shows: the environment it ran with and the transport or plugin
+   * it loaded. The container's own answers are judged with these, so that a choice the job made
+   * (NCCL_IB_DISABLE, a TCPX plugin) is not taken for a disagreement between log and container.
+   */
+  private static FactSet jobChoices(FactSet logFacts) {
+    FactSet out = new FactSet();
+    logFacts.asMap().forEach((name, v) -> {
+      if (name.startsWith("env.") || name.equals("net.transport")) {
+        out.put(name, v.value(), v.evidence());
+      }
+    });
+    return out;
+  }
 }

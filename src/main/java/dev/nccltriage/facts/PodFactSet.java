@@ -19,12 +19,22 @@ public final class PodFactSet {
   public static void add(FactSet s, PodFacts p, Expectations expect, boolean logGiven) {
     Map<String, List<Evidence>> ev = p.evidence();
     s.put("log.present", logGiven, List.of());
+    // the job's environment: what the log printed wins over this process's (a kubectl exec shell
+    // lacks what the entrypoint exported); every prediction below uses it
+    p.env().forEach((k, v) -> {
+      if (s.get("env." + k).isEmpty()) {
+        s.put("env." + k, v, ev(ev, "env." + k));
+      }
+    });
     PodFacts.Devices d = p.devices();
     s.put("probe.devices", d.status(), List.of());
     s.put("pod.devInfiniband", d.present(), ev(ev, "pod.uverbs"));
     s.put("pod.uverbs", (long) d.uverbs().size(), ev(ev, "pod.uverbs"));
     long openable = d.opens().values().stream().filter("ok"::equals).count();
     s.put("pod.uverbsOpenable", openable, ev(ev, "pod.uverbsOpenable", "pod.uverbs"));
+    if (d.present()) {
+      s.put("pod.uverbsUnopenable", d.uverbs().size() - openable, ev(ev, "pod.uverbsOpenable", "pod.uverbs"));
+    }
     s.put("pod.uverbsNames", d.uverbsHca().values().stream().sorted(NaturalOrder.INSTANCE).toList(), ev(ev, "pod.uverbsNames"));
     s.put("pod.rdmaCm", d.rdmaCm(), ev(ev, "pod.uverbs"));
 
@@ -88,18 +98,18 @@ public final class PodFactSet {
       s.put("pod.secondaryDown", down, ifEv);
       // Q3 from the container when the log did not say: the interface NCCL will pick
       if (s.get("net.oobInterface").isEmpty()) {
-        SocketInterfaceChoice.predict(p.env().get("NCCL_SOCKET_IFNAME"), p.env().get("NCCL_SOCKET_FAMILY"), ifs.interfaces())
+        SocketInterfaceChoice.predict(env(s, "NCCL_SOCKET_IFNAME"), env(s, "NCCL_SOCKET_FAMILY"), ifs.interfaces())
             .ifPresent(pick -> {
               List<Evidence> pickEv = new ArrayList<>(List.of(new Evidence("ncclFindInterfaces", 0,
                   "predicted " + pick.name() + " " + pick.address() + " (" + pick.how() + ")")));
-              pickEv.addAll(concat(ev(ev, "env.NCCL_SOCKET_IFNAME"), ifEv));
+              pickEv.addAll(concat(envEvidence(s, "NCCL_SOCKET_IFNAME"), ifEv));
               s.put("net.oobInterface", pick.name(), pickEv);
               s.put("net.oobAddress", pick.address(), pickEv);
             });
       }
-      String sock = p.env().get("NCCL_SOCKET_IFNAME");
+      String sock = env(s, "NCCL_SOCKET_IFNAME");
       if (sock != null && sock.length() > 1) {
-        s.put("pod.socketIfnameMatches", NcclNameFilter.parse(sock).selectsAny(names), concat(ifEv, ev(ev, "env.NCCL_SOCKET_IFNAME")));
+        s.put("pod.socketIfnameMatches", NcclNameFilter.parse(sock).selectsAny(names), concat(ifEv, envEvidence(s, "NCCL_SOCKET_IFNAME")));
       }
       if (expect.iface() != null) {
         boolean present = ifs.interfaces().stream().anyMatch(i -> i.name().equals(expect.iface())
@@ -139,21 +149,27 @@ public final class PodFactSet {
     s.put("pod.gpus", g.gpus() == null ? null : (long) g.gpus(), ev(ev, "pod.gpus"));
     s.put("pod.gpuNicWorst", g.gpuNicWorst(), ev(ev, "pod.gpuNicWorst"));
 
-    p.env().forEach((k, v) -> {
-      if (s.get("env." + k).isEmpty()) {
-        s.put("env." + k, v, ev(ev, "env." + k));
-      }
-    });
-    String ibHca = p.env().get("NCCL_IB_HCA");
-    if (ibHca != null && !h.usable().isEmpty()) {
-      NcclNameFilter filter = NcclNameFilter.parse(ibHca);
-      List<Evidence> filterEv = concat(ev(ev, "env.NCCL_IB_HCA"), ev(ev, "pod.uverbsNames", "pod.hcasOnNode"));
+    String ibHca = env(s, "NCCL_IB_HCA");
+    List<Evidence> ibHcaEv = s.get("env.NCCL_IB_HCA").map(FactValue::evidence).orElse(List.of());
+    NcclNameFilter filter = ibHca == null ? null : NcclNameFilter.parse(ibHca);
+    if (filter != null && !h.usable().isEmpty()) {
+      List<Evidence> filterEv = concat(ibHcaEv, ev(ev, "pod.uverbsNames", "pod.hcasOnNode"));
       s.put("pod.ibHcaMatches", filter.selectsAny(h.usable()), filterEv);
       s.put("pod.ibHcaExcludes", !h.usable().stream().allMatch(filter::selects), filterEv);
     }
+    if (!h.ports().isEmpty()) {
+      // the ports NCCL would take: ACTIVE, of a usable HCA, selected by the job's NCCL_IB_HCA
+      s.put("pod.portsSelectedActive", h.ports().stream().filter(x -> "ACTIVE".equals(x.state())
+          && h.usable().contains(x.hca()) && (filter == null || filter.selects(x.hca()))).count(),
+          concat(hcaEv, ibHcaEv));
+    }
+    long ports = h.ports().isEmpty() ? h.usable().size() : h.ports().size();
+    if (expect.hcas() != null && d.present()) {
+      // the container's own count, beside the log's (ib.hcaDeficit), so that one can refute the other
+      s.put("pod.hcaDeficit", (long) (expect.hcas() - ports), hcaEv);
+    }
     // Q2 from the container when the log did not say
     if (s.get("ib.hcaPortsMin").isEmpty() && d.present()) {
-      long ports = h.ports().isEmpty() ? h.usable().size() : h.ports().size();
       s.put("ib.hcaPortsMin", ports, hcaEv);
       s.put("ib.hcaNames", h.usable(), hcaEv);
       if (expect.hcas() != null) {
@@ -199,6 +215,14 @@ public final class PodFactSet {
       words.add("not set UP");
     }
     return String.join(", ", words);
+  }
+
+  private static String env(FactSet s, String name) {
+    return s.get("env." + name).map(v -> String.valueOf(v.value())).orElse(null);
+  }
+
+  private static List<Evidence> envEvidence(FactSet s, String name) {
+    return s.get("env." + name).map(FactValue::evidence).orElse(List.of());
   }
 
   /** An address other hosts could reach: not loopback, not IPv6 link-local. */

@@ -45,6 +45,23 @@ public final class MarkdownReport {
         codeBlock(out, c.evidence());
       }
     }
+    if (!v.disagreements().isEmpty()) {
+      out.println();
+      out.println("### The log and this container disagree");
+      for (Verdict.Disagreement d : v.disagreements()) {
+        out.println("- `" + d.rule() + "` **log**: " + d.log() + " **container**: " + d.container());
+        codeBlock(out, d.logEvidence());
+        codeBlock(out, d.containerEvidence());
+      }
+    }
+    if (!v.ruledOut().isEmpty()) {
+      out.println();
+      out.println("### Ruled out by this container");
+      for (Verdict.RuledOut x : v.ruledOut()) {
+        out.println("- `" + x.layer() + "` (`" + x.rule() + "`): " + x.why() + " **Container**: " + x.container());
+        codeBlock(out, x.evidence());
+      }
+    }
     if (v.fix() != null) {
       out.println();
       out.println("### Fix");

@@ -67,6 +67,23 @@ public final class TextReport {
         evidence(out, c.evidence(), "       ");
       }
     }
+    if (!v.disagreements().isEmpty()) {
+      section(out, "The log and this container disagree");
+      for (Verdict.Disagreement d : v.disagreements()) {
+        para(out, "  - ", style.bold("log") + ": " + d.log() + style.dim(" (" + d.rule() + ")"), 4);
+        evidence(out, d.logEvidence(), "      ");
+        para(out, "    ", style.bold("container") + ": " + d.container(), 4);
+        evidence(out, d.containerEvidence(), "      ");
+      }
+    }
+    if (!v.ruledOut().isEmpty()) {
+      section(out, "Ruled out by this container");
+      for (Verdict.RuledOut x : v.ruledOut()) {
+        para(out, "  - ", style.bold(x.layer()) + ": " + x.why() + " But " + lower(x.container())
+            + style.dim(" (" + x.rule() + ")"), 4);
+        evidence(out, x.evidence(), "      ");
+      }
+    }
     if (v.fix() != null) {
       section(out, "Fix");
       para(out, "  ", v.fix());
@@ -101,6 +118,10 @@ public final class TextReport {
     if (r.log() != null) {
       logSummary(out, r.log());
     }
+  }
+
+  private static String lower(String s) {
+    return s.isEmpty() ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
   }
 
   private void bwSummary(PrintStream out, BwSection b) {

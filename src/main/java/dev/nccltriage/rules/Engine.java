@@ -28,6 +28,17 @@ public final class Engine {
   }
 
   public Verdict evaluate(FactSet facts, List<Difference> differs) {
+    return evaluate(facts, differs, null);
+  }
+
+  /**
+   * As {@link #evaluate(FactSet, List)} over the log's and the container's facts together, weighing
+   * one against the other: {@code containerOnly} holds what the container alone shows (with the
+   * job's environment as the log printed it), null when there is only one kind of evidence. A
+   * question the two answer yes and no, or a log's cause the container refutes with no other cause
+   * standing, is a disagreement: the verdict then names no layer.
+   */
+  public Verdict evaluate(FactSet facts, List<Difference> differs, FactSet containerOnly) {
     for (Rule.Gate g : rules.gates()) {
       if (g.when().eval(facts) == Tri.TRUE) {
         return new Verdict(g.status(), g.status().equals("healthy") ? "none" : "unknown",
@@ -39,6 +50,7 @@ public final class Engine {
     List<Failure> failures = new ArrayList<>();
     List<String> advice = new ArrayList<>();
     Rule.Question firstUnknown = null;
+    LogVersusContainer versus = new LogVersusContainer(containerOnly);
     for (Rule.Question q : rules.questions()) {
       String answer = answer(q, facts);
       Condition decided = answer.equals("yes") ? q.yes() : answer.equals("no") ? q.no()
@@ -50,11 +62,17 @@ public final class Engine {
       }
       if (answer.equals("no")) {
         Failure f = explain(q, facts);
+        versus.weigh(q, f.refuted, !f.candidates.isEmpty() && f.logged, evidence(q.no(), facts));
+        if (f.candidates.isEmpty()) {
+          continue; // every cause the log named is refuted: a disagreement, not a candidate
+        }
         if (q.severity().equals("problem")) {
           failures.add(f);
         } else {
           advice.add(f.candidates.get(0).why() + " " + f.fix);
         }
+      } else if (answer.equals("yes")) {
+        versus.weighYes(q, evidence(q.yes(), facts));
       }
     }
     // The first "no" whose cause the log shows names the layer; a "no" explained only by the
@@ -83,6 +101,11 @@ public final class Engine {
         continue;
       }
       List<Evidence> ev = evidence(l.when(), facts);
+      if (refutes(l.refutedBy(), facts)) {
+        versus.refutedLint(l, render(l.message(), facts), ev, render(l.refutedBy().says(), facts),
+            evidence(l.refutedBy().when(), facts));
+        continue;
+      }
       findings.add(new Verdict.Finding(l.id(), l.severity(), l.layer().id(), render(l.message(), facts),
           render(l.fix(), facts), ev));
       if (l.severity().equals("problem")) {
@@ -103,21 +126,32 @@ public final class Engine {
       probe = primary == null ? null : primary.probe;
     }
     List<Verdict.Candidate> ranked = dedupe(candidates);
+    if (versus.decisive()) {
+      // no layer: a fix survives only from a cause that names none (it says how to decide)
+      boolean undecided = !ranked.isEmpty() && ranked.get(0).layer().equals(Layer.UNKNOWN.id());
+      return new Verdict("inconclusive", "unknown", versus.summary(), ranked, path, undecided ? fix : null,
+          undecided && probe != null ? probe : LogVersusContainer.PROBE, findings, differs, advice,
+          versus.disagreements(), versus.ruledOut());
+    }
     if (!ranked.isEmpty()) {
       if (ranked.size() < 2) {
         probe = null;
       }
       return new Verdict("problem", ranked.get(0).layer(), summary, ranked, path, fix, probe, findings,
-          differs, advice);
+          differs, advice, versus.disagreements(), versus.ruledOut());
     }
     if (firstUnknown != null) {
       String decide = render(decide(firstUnknown, facts), facts);
       advice.add(0, decide);
       return new Verdict("inconclusive", "unknown", "The log does not answer: " + firstUnknown.ask(),
-          List.of(), path, null, decide, findings, differs, advice);
+          List.of(), path, null, decide, findings, differs, advice, versus.disagreements(), versus.ruledOut());
     }
     return new Verdict("healthy", "none", healthySummary(path), List.of(), path, null, null, findings,
-        differs, advice);
+        differs, advice, versus.disagreements(), versus.ruledOut());
+  }
+
+  private static boolean refutes(Rule.Refutation r, FactSet facts) {
+    return r != null && r.when().eval(facts) == Tri.TRUE;
   }
 
   /**
@@ -146,15 +180,26 @@ public final class Engine {
     return out;
   }
 
-  private record Failure(List<Verdict.Candidate> candidates, String fix, String probe, boolean logged) {}
+  /**
+   * The candidates for a "no" and the causes the container refuted; {@code candidates} is empty
+   * when causes fired and the container refuted them all.
+   */
+  private record Failure(List<Verdict.Candidate> candidates, String fix, String probe, boolean logged,
+      List<LogVersusContainer.Refuted> refuted) {}
 
   /** The candidates for a "no": the causes whose conditions hold, else the question's fallbacks. */
   private Failure explain(Rule.Question q, FactSet facts) {
     List<Verdict.Candidate> mine = new ArrayList<>();
+    List<LogVersusContainer.Refuted> refuted = new ArrayList<>();
     String fix = null;
     String probe = null;
     for (Rule.Cause c : rules.causes()) {
       if (c.explains().equals(q.id()) && c.when().eval(facts) == Tri.TRUE) {
+        if (refutes(c.refutedBy(), facts)) {
+          refuted.add(new LogVersusContainer.Refuted(c.id(), c.layer().id(), render(c.why(), facts),
+              evidence(c.when(), facts), render(c.refutedBy().says(), facts), evidence(c.refutedBy().when(), facts)));
+          continue;
+        }
         mine.add(new Verdict.Candidate(c.layer().id(), render(c.why(), facts), c.id(), evidence(c.when(), facts)));
         if (fix == null) {
           fix = render(c.fix(), facts);
@@ -165,14 +210,17 @@ public final class Engine {
     if (!mine.isEmpty()) {
       // causes that name no layer are no better than a fallback guess: a lint naming one outranks them
       boolean named = mine.stream().anyMatch(c -> !c.layer().equals(Layer.UNKNOWN.id()));
-      return new Failure(mine, fix, probe, named);
+      return new Failure(mine, fix, probe, named, refuted);
+    }
+    if (!refuted.isEmpty()) {
+      return new Failure(List.of(), null, null, false, refuted);
     }
     List<Evidence> ev = evidence(q.no(), facts);
     for (Rule.Fallback f : q.fallback()) {
       // the evidence is the question's, shown once with the first candidate
       mine.add(new Verdict.Candidate(f.layer().id(), render(f.why(), facts), q.id(), mine.isEmpty() ? ev : List.of()));
     }
-    return new Failure(mine, render(q.fallback().get(0).fix(), facts), render(q.probe(), facts), false);
+    return new Failure(mine, render(q.fallback().get(0).fix(), facts), render(q.probe(), facts), false, List.of());
   }
 
   /** The ladder: one status per step rule, in step order. */
@@ -219,7 +267,11 @@ public final class Engine {
     }
     Condition when = rule instanceof Rule.Cause c ? c.when()
         : rule instanceof Rule.Lint l ? l.when() : ((Rule.Gate) rule).when();
-    return when.eval(facts) == Tri.TRUE ? "fires" : "quiet";
+    Rule.Refutation r = rule instanceof Rule.Cause c ? c.refutedBy() : rule instanceof Rule.Lint l ? l.refutedBy() : null;
+    if (when.eval(facts) != Tri.TRUE) {
+      return "quiet";
+    }
+    return refutes(r, facts) ? "refuted" : "fires";
   }
 
   /** What would decide an unknown answer: the first decideWhen entry that holds, else decide. */
@@ -265,6 +317,10 @@ public final class Engine {
       }
     }
     return out;
+  }
+
+  static List<Evidence> evidenceOf(Condition c, FactSet facts) {
+    return facts == null ? List.of() : evidence(c, facts);
   }
 
   private static List<Evidence> evidence(Condition c, FactSet facts) {

@@ -32,11 +32,18 @@ public sealed interface Rule {
 
   /** A layer that explains a "no" to one question, when its condition holds. */
   record Cause(String id, String origin, String explains, Layer layer, int weight, Condition when,
-      String why, String fix, String probe, List<RuleCase> cases) implements Rule {}
+      String why, String fix, String probe, Refutation refutedBy, List<RuleCase> cases) implements Rule {}
 
   /** A finding that stands on its own: an env misuse, an error signature, a risky choice. */
   record Lint(String id, String origin, String severity, Layer layer, int weight, Condition when,
-      String message, String fix, List<RuleCase> cases) implements Rule {}
+      String message, String fix, Refutation refutedBy, List<RuleCase> cases) implements Rule {}
+
+  /**
+   * What the container would show if a cause read from the log were false: when {@code when} (over
+   * container facts only) holds, the container refutes the cause, and {@code says} is what it shows.
+   * A cause without one is one no container fact can refute (the job's own env, a remote peer).
+   */
+  record Refutation(Condition when, String says) {}
 
   /** Stops the tree early with a fixed status, e.g. a log with no NCCL lines. */
   record Gate(String id, String origin, String status, Condition when, String message, String advice,

@@ -199,20 +199,43 @@ public final class RuleLoader {
 
   private static Rule cause(YamlNode n, String origin) {
     Map<String, YamlNode> m = fields(n, Set.of("id", "explains", "layer", "weight", "when", "why", "fix"),
-        Set.of("probe", "cases"));
+        Set.of("probe", "refutedBy", "cases"));
+    Rule.Refutation refuted = refutation(m.get("refutedBy"));
     return new Rule.Cause(id(m), origin, m.get("explains").text("'explains'"), layer(m.get("layer")),
         (int) m.get("weight").number("'weight'"), Condition.parse(m.get("when")), text(m.get("why")),
-        text(m.get("fix")), m.containsKey("probe") ? text(m.get("probe")) : null,
-        cases(m.get("cases"), Set.of("fires", "quiet")));
+        text(m.get("fix")), m.containsKey("probe") ? text(m.get("probe")) : null, refuted,
+        cases(m.get("cases"), refuted == null ? Set.of("fires", "quiet") : Set.of("fires", "quiet", "refuted")));
   }
 
   private static Rule lint(YamlNode n, String origin) {
     Map<String, YamlNode> m = fields(n, Set.of("id", "severity", "layer", "when", "message", "fix"),
-        Set.of("weight", "cases"));
+        Set.of("weight", "refutedBy", "cases"));
+    Rule.Refutation refuted = refutation(m.get("refutedBy"));
     return new Rule.Lint(id(m), origin, severity(m.get("severity")), layer(m.get("layer")),
         m.containsKey("weight") ? (int) m.get("weight").number("'weight'") : 50,
-        Condition.parse(m.get("when")), text(m.get("message")), text(m.get("fix")),
-        cases(m.get("cases"), Set.of("fires", "quiet")));
+        Condition.parse(m.get("when")), text(m.get("message")), text(m.get("fix")), refuted,
+        cases(m.get("cases"), refuted == null ? Set.of("fires", "quiet") : Set.of("fires", "quiet", "refuted")));
+  }
+
+  /**
+   * A cause's refutation reads only what the container shows (pod.*): it is the other kind of
+   * evidence, and a log fact there would let the log refute itself.
+   */
+  private static Rule.Refutation refutation(YamlNode n) {
+    if (n == null) {
+      return null;
+    }
+    Map<String, YamlNode> m = fields(n, Set.of("when", "says"), Set.of());
+    Condition when = Condition.parse(m.get("when"));
+    List<String> names = new ArrayList<>();
+    when.facts(names);
+    for (String f : names) {
+      if (!f.startsWith("pod.")) {
+        throw new RuleException(m.get("when").line(),
+            "refutedBy reads only container facts (pod.*), not '" + f + "'");
+      }
+    }
+    return new Rule.Refutation(when, text(m.get("says")));
   }
 
   private static Rule gate(YamlNode n, String origin) {

@@ -35,10 +35,12 @@ class GdrDisagreementTest {
   @Test
   void aContainerReadyForGdrLeavesTheLayerOpenAndSaysWhatDecides() {
     CliRun run = CliRun.run("check", "--root", "samples/captures/healthy-8hca-gdr-net1", "--log", LOG, "-o", "json");
-    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.exitCode()).isEqualTo(3);
     JsonNode verdict = run.json().get("verdict");
-    assertThat(verdict.get("status").asText()).isEqualTo("problem");
+    assertThat(verdict.get("status").asText()).isEqualTo("inconclusive");
     assertThat(verdict.get("layer").asText()).isEqualTo("unknown");
+    assertThat(verdict.get("summary").asText()).startsWith("The log and this container disagree.");
+    assertThat(verdict.get("disagreements").findValuesAsText("rule")).containsExactly("Q4-gpudirect");
     assertThat(rules(verdict)).containsExactly("C4-container-ready");
     assertThat(verdict.get("fix").asText()).contains("NCCL_DEBUG_SUBSYS=INIT,NET");
     // the container's evidence is shown, not only the log's

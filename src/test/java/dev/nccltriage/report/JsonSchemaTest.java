@@ -114,12 +114,20 @@ class JsonSchemaTest {
   }
 
   @Test
-  void aProblemWhoseLayerIsOpenIsValid() {
+  void aDisagreementBetweenLogAndContainerIsValid() {
     // check --log where the container has what GPUDirect RDMA needs and the log shows none of it
     CliRun run = CliRun.run("check", "--root", "samples/captures/healthy-8hca-gdr-net1",
         "--log", "samples/logs/10-no-gdr-reason-not-logged-2.22.3.log", "-o", "json");
-    assertThat(run.json().get("verdict").get("status").asText()).isEqualTo("problem");
-    assertThat(run.json().get("verdict").get("layer").asText()).isEqualTo("unknown");
+    assertThat(run.json().get("verdict").get("status").asText()).isEqualTo("inconclusive");
+    assertThat(run.json().get("verdict").get("disagreements")).isNotEmpty();
+    assertThat(validate(run.json())).isEmpty();
+  }
+
+  @Test
+  void aRuledOutCandidateIsValid() {
+    CliRun run = CliRun.run("check", "--root", "samples/captures/healthy-8hca-gdr-net1",
+        "--log", "samples/logs/05-ib-hca-netdev-name-2.20.5.log", "-o", "json");
+    assertThat(run.json().get("verdict").get("ruledOut")).isNotEmpty();
     assertThat(validate(run.json())).isEmpty();
   }
 

@@ -101,6 +101,10 @@ class RuleCasesTest {
       if (!expects.contains("quiet")) {
         out.add("no case expecting \"quiet\"");
       }
+      Rule.Refutation r = rule instanceof Rule.Cause c ? c.refutedBy() : rule instanceof Rule.Lint l ? l.refutedBy() : null;
+      if (r != null && !expects.contains("refuted")) {
+        out.add("no case expecting \"refuted\" (the rule has refutedBy)");
+      }
     }
     return out;
   }
