@@ -12,6 +12,8 @@ import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.report.TextReport;
 import dev.nccltriage.rules.Engine;
+import dev.nccltriage.rules.PromptAnswers;
+import dev.nccltriage.rules.Rule;
 import dev.nccltriage.rules.Verdict;
 import dev.nccltriage.source.log.LogInputException;
 import dev.nccltriage.source.log.NcclLogSource;
@@ -19,11 +21,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.function.BiConsumer;
 import org.jline.reader.Completer;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -73,73 +76,6 @@ final class GuideCommand implements Callable<Integer> {
     this.ctx = ctx;
     this.injected = terminal;
   }
-
-  /** One question to a person, the facts its answer sets, and the tree question it feeds. */
-  record Question(String id, String prompt, List<String> facts, String feeds, List<String> completions,
-      BiConsumer<FactSet, Answer> apply) {}
-
-  /** A normalised answer: the text as typed and, for yes/no questions, the boolean. */
-  record Answer(String text, Evidence evidence) {
-    List<Evidence> ev() {
-      return List.of(evidence);
-    }
-
-    boolean yes() {
-      return text.equals("yes");
-    }
-  }
-
-  private static final List<String> YN = List.of("yes", "no", "unknown");
-
-  // Each answer sets only facts that say exactly what the person answered: "not empty" is not a
-  // count of uverbs devices, and "how many HCAs" is not how many ports NCCL listed.
-  static final List<Question> QUESTIONS = List.of(
-      new Question("uverbs", "Is /dev/infiniband empty in the Pod? [yes/no/unknown]",
-          List.of("pod.devInfinibandEmpty", "pod.uverbs"), "Q1-transport", YN, (f, a) -> {
-            f.put("pod.devInfinibandEmpty", a.yes(), a.ev());
-            if (a.yes()) {
-              f.put("pod.uverbs", 0L, a.ev());
-            }
-          }),
-      new Question("socket",
-          "Does the NCCL log say `Using network Socket` (rather than IB or an RDMA plugin)? [yes/no/unknown]",
-          List.of("net.rdma"), "Q1-transport", YN, (f, a) -> f.put("net.rdma", !a.yes(), a.ev())),
-      new Question("nodes", "Does the job run on more than one node? [yes/no/unknown]",
-          List.of("net.usesNetwork", "job.singleNode"), "Q1-transport", YN, (f, a) -> {
-            f.put("net.usesNetwork", a.yes(), a.ev());
-            f.put("job.singleNode", !a.yes(), a.ev());
-          }),
-      new Question("ports", "Is any HCA port ACTIVE (ibstat: State: Active)? [yes/no/unknown]",
-          List.of("pod.portsAnyActive", "pod.portsActive"), "Q1-transport", YN, (f, a) -> {
-            f.put("pod.portsAnyActive", a.yes(), a.ev());
-            if (!a.yes()) {
-              f.put("pod.portsActive", 0L, a.ev());
-            }
-          }),
-      new Question("hcas", "How many HCAs does the Pod see? [number/unknown]",
-          List.of("pod.hcas"), "Q2-hca-count", List.of("1", "2", "4", "8", "unknown"),
-          (f, a) -> f.put("pod.hcas", count(a.text()), a.ev())),
-      new Question("gpus", "How many GPUs per node does the job use? [number/unknown]",
-          List.of("job.localGpus"), "Q2-hca-count", List.of("1", "2", "4", "8", "unknown"),
-          (f, a) -> f.put("job.localGpus", count(a.text()), a.ev())),
-      new Question("oob", "What interface does the OOB handshake / NCCL_SOCKET_IFNAME use? [name/unknown]",
-          List.of("net.oobInterface"), "Q3-oob-interface", List.of("eth0", "net1", "ib0", "unknown"),
-          (f, a) -> f.put("net.oobInterface", a.text(), a.ev())),
-      new Question("gdr", "Do the network channel lines say /GDRDMA? [all/some/none/unknown]",
-          List.of("gdr.channels"), "Q4-gpudirect", List.of("all", "some", "none", "unknown"),
-          (f, a) -> f.put("gdr.channels", a.text(), a.ev())),
-      new Question("peermem",
-          "Does /sys/kernel/mm/memory_peers/nv_mem exist on the node (nvidia_peermem registered)? [yes/no/unknown]",
-          List.of("pod.peermemRegistered"), "Q4-gpudirect", YN,
-          (f, a) -> f.put("pod.peermemRegistered", a.yes(), a.ev())),
-      new Question("memlock", "Max locked memory (ulimit -l, e.g. unlimited, 64K, 8M)? [size/unknown]",
-          List.of("pod.memlockBytes", "pod.memlock"), null, List.of("unlimited", "64K", "unknown"), (f, a) -> {
-            long b = Expectations.parseSize(a.text());
-            f.put("pod.memlockBytes", b, a.ev());
-            f.put("pod.memlock", b == -1 ? "unlimited" : b + " bytes", a.ev());
-          }),
-      new Question("ipclock", "Is CAP_IPC_LOCK set on the training container? [yes/no/unknown]",
-          List.of("pod.ipcLock"), null, YN, (f, a) -> f.put("pod.ipcLock", a.yes(), a.ev())));
 
   @Override
   public Integer call() throws Exception {
@@ -197,47 +133,45 @@ final class GuideCommand implements Callable<Integer> {
     }
     List<dev.nccltriage.facts.Difference> differs = logFacts == null ? List.of() : logFacts.differs();
 
-    Completer[] current = {new StringsCompleter(YN)};
+    Completer[] current = {new StringsCompleter()};
     LineReader reader = LineReaderBuilder.builder().terminal(terminal)
         .completer((r, line, candidates) -> current[0].complete(r, line, candidates)).build();
     PrintWriter w = terminal.writer();
     Verdict v = engine.evaluate(facts, differs);
     w.println(status(v));
     asking:
-    for (Question q : QUESTIONS) {
+    for (Rule.Prompt q : engine.rules().prompts()) {
       if (done(v)) {
         break;
       }
-      if (q.facts().stream().anyMatch(n -> facts.get(n).isPresent()) || decided(v, q.feeds())
-          || q.id().equals("gdr") && facts.get("gdr.receiveChannels").isPresent()) {
+      if (q.facts().stream().anyMatch(n -> facts.get(n).isPresent()) || decided(v, q.feeds())) {
         continue;
       }
-      current[0] = new StringsCompleter(q.completions());
+      List<String> allowed = new ArrayList<>(q.completions());
+      allowed.add("unknown");
+      current[0] = new StringsCompleter(allowed);
+      String prompt = q.ask() + " [" + (q.kind().equals("choice") ? String.join("/", q.choices().keySet())
+          : q.kind().equals("count") ? "number" : q.kind()) + "/unknown] ";
       while (true) {
         String line;
         try {
-          line = reader.readLine(q.prompt() + " ");
+          line = reader.readLine(prompt);
         } catch (EndOfFileException | UserInterruptException e) {
           w.println();
           break asking;
         }
-        String a = line == null ? "" : line.strip();
-        if (!q.id().equals("oob")) {
-          a = a.toLowerCase(Locale.ROOT);
-        }
-        if (a.equals("unknown") || a.equals("?")) {
+        String a = line == null ? "" : line;
+        if (PromptAnswers.unknown(a)) {
           break;
         }
-        try {
-          if (!a.isEmpty() && (!q.completions().equals(YN) || YN.contains(a))
-              && (!q.id().equals("gdr") || List.of("all", "some", "none").contains(a))) {
-            q.apply().accept(facts, new Answer(a, new Evidence("guide", 0, "answered: " + q.prompt() + " " + a)));
-            break;
-          }
-        } catch (IllegalArgumentException e) {
-          // a bad number or size: ask again
+        Optional<Map<String, Object>> sets = PromptAnswers.interpret(q, a);
+        if (sets.isPresent()) {
+          // the evidence is the person's answer, word for word as it was asked
+          List<Evidence> ev = List.of(new Evidence("guide", 0, "answered: " + prompt + a.strip()));
+          sets.get().forEach((fact, value) -> facts.put(fact, value, ev));
+          break;
         }
-        w.println("  answer one of: " + String.join(", ", q.completions()) + " (Tab completes)");
+        w.println("  answer one of: " + String.join(", ", allowed) + " (Tab completes)");
         w.flush();
       }
       derive(facts);
@@ -252,15 +186,6 @@ final class GuideCommand implements Callable<Integer> {
     new TextReport(ctx.width(), ctx.colour()).write(report, ctx.out());
     ctx.out().flush();
     return Reports.exitCode(report, FailOn.problem);
-  }
-
-  /** A count the user typed: "-1" or "99999999999999999999" is asked again, not taken. */
-  private static long count(String text) {
-    long n = Long.parseLong(text);
-    if (n < 0 || n > 1_000_000) {
-      throw new IllegalArgumentException("not a count: " + text);
-    }
-    return n;
   }
 
   /** The HCA-per-GPU ratio and the deficit, when the answers give their parts. */

@@ -52,8 +52,12 @@ final class RulesCommand implements Callable<Integer> {
     set.gates().forEach(g -> out.printf("  %-28s -> %s%n", g.id(), g.status()));
     out.printf("%nLints:%n");
     set.lints().forEach(l -> out.printf("  %-32s %-8s %-18s %s%n", l.id(), l.severity(), l.layer().id(), l.origin()));
-    out.printf("%n%d rules: %d gates, %d questions, %d causes, %d lints%n", set.all().size(), set.gates().size(),
-        set.questions().size(), set.causes().size(), set.lints().size());
+    out.printf("%nGuide prompts (asked in order while their question is open):%n");
+    set.prompts().forEach(p -> out.printf("  %-26s %-7s %-18s %s%n", p.id(), p.kind(),
+        p.feeds() == null ? "-" : p.feeds(), p.ask()));
+    out.printf("%n%d rules: %d gates, %d questions, %d causes, %d lints, %d steps, %d prompts%n", set.all().size(),
+        set.gates().size(), set.questions().size(), set.causes().size(), set.lints().size(), set.steps().size(),
+        set.prompts().size());
     return 0;
   }
 }

@@ -27,6 +27,10 @@ public final class Engine {
     this.rules = rules;
   }
 
+  public RuleSet rules() {
+    return rules;
+  }
+
   public Verdict evaluate(FactSet facts, List<Difference> differs) {
     return evaluate(facts, differs, null);
   }

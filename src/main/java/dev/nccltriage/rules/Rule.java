@@ -56,6 +56,28 @@ public sealed interface Rule {
   record Step(String id, String origin, int step, String name, Condition error, Condition fail, Condition warn,
       Condition pass, String observed, String skipped, List<RuleCase> cases) implements Rule {}
 
+  /**
+   * What {@code guide} asks a person when the evidence leaves the tree question {@code feeds} open
+   * (null: asked regardless). An answer sets only the facts listed for it: a {@code choice} maps each
+   * allowed answer to constant facts; a {@code count}, {@code size} or {@code name} sets each fact of
+   * {@code sets} to the value typed (a number fact to the number, a text fact to the text). It is
+   * not asked once any fact of {@code sets}, the choices or {@code skipIfKnown} is known. Cases give
+   * an answer and the facts it sets, or "rejected".
+   */
+  record Prompt(String id, String origin, String ask, String feeds, String kind,
+      java.util.Map<String, java.util.Map<String, Object>> choices, List<String> sets, List<String> skipIfKnown,
+      List<String> completions, List<RuleCase> cases) implements Rule {
+    public static final List<String> KINDS = List.of("choice", "count", "size", "name");
+
+    /** Every fact an answer may set, and those that make the prompt moot. */
+    public List<String> facts() {
+      List<String> out = new java.util.ArrayList<>(sets);
+      choices.values().forEach(m -> m.keySet().stream().filter(f -> !out.contains(f)).forEach(out::add));
+      skipIfKnown.stream().filter(f -> !out.contains(f)).forEach(out::add);
+      return out;
+    }
+  }
+
   /** A candidate layer a question names when no cause rule explains its "no". */
   record Fallback(Layer layer, String why, String fix) {}
 }

@@ -137,8 +137,9 @@ public final class RuleLoader {
             case "lints" -> lint(n, origin);
             case "gates" -> gate(n, origin);
             case "steps" -> step(n, origin);
+            case "prompts" -> prompt(n, origin);
             default -> throw new RuleException(e.getValue().line(),
-                "unknown section '" + e.getKey() + "' (questions, causes, lints, gates, steps)");
+                "unknown section '" + e.getKey() + "' (questions, causes, lints, gates, steps, prompts)");
           };
           set.add(r, n.line());
         }
@@ -262,6 +263,89 @@ public final class RuleLoader {
         Condition.parse(m.get("pass")), text(m.get("observed")),
         m.containsKey("skipped") ? text(m.get("skipped")) : null,
         cases(m.get("cases"), Set.of("pass", "warn", "fail", "error", "skip")));
+  }
+
+  private static Rule prompt(YamlNode n, String origin) {
+    Map<String, YamlNode> m = fields(n, Set.of("id", "ask", "kind"),
+        Set.of("feeds", "answers", "sets", "skipIfKnown", "completions", "cases"));
+    String kind = m.get("kind").text("'kind'");
+    if (!Rule.Prompt.KINDS.contains(kind)) {
+      throw new RuleException(m.get("kind").line(), "kind must be one of " + Rule.Prompt.KINDS);
+    }
+    Map<String, Map<String, Object>> choices = new LinkedHashMap<>();
+    List<String> sets = new ArrayList<>();
+    if (kind.equals("choice")) {
+      if (!m.containsKey("answers") || m.containsKey("sets")) {
+        throw new RuleException(n.line(), "a choice prompt maps each answer to facts under 'answers' (no 'sets')");
+      }
+      for (Map.Entry<String, YamlNode> a : m.get("answers").map("'answers'").entrySet()) {
+        if (!a.getKey().matches("[a-z][a-z0-9-]*") || a.getKey().equals("unknown")) {
+          throw new RuleException(a.getValue().line(), "answer '" + a.getKey()
+              + "' must be a lower-case word other than 'unknown' (always allowed, it sets nothing)");
+        }
+        choices.put(a.getKey(), factValues(a.getValue()));
+      }
+    } else {
+      if (!m.containsKey("sets") || m.containsKey("answers")) {
+        throw new RuleException(n.line(), "a " + kind + " prompt lists under 'sets' the facts its value sets (no 'answers')");
+      }
+      for (YamlNode f : m.get("sets").list("'sets'")) {
+        String name = f.text("a fact name");
+        if (!FactVocabulary.isKnown(name)) {
+          throw new RuleException(f.line(), "unknown fact '" + name + "'");
+        }
+        sets.add(name);
+      }
+    }
+    List<String> skip = new ArrayList<>();
+    if (m.containsKey("skipIfKnown")) {
+      for (YamlNode f : m.get("skipIfKnown").list("'skipIfKnown'")) {
+        String name = f.text("a fact name");
+        if (!FactVocabulary.isKnown(name)) {
+          throw new RuleException(f.line(), "unknown fact '" + name + "'");
+        }
+        skip.add(name);
+      }
+    }
+    List<String> completions = new ArrayList<>(choices.keySet());
+    if (m.containsKey("completions")) {
+      for (YamlNode c : m.get("completions").list("'completions'")) {
+        completions.add(String.valueOf(c.value()));
+      }
+    }
+    List<RuleCase> cases = new ArrayList<>();
+    if (m.containsKey("cases")) {
+      for (YamlNode c : m.get("cases").list("'cases'")) {
+        Map<String, YamlNode> cm = fields(c, Set.of("answer"), Set.of("sets", "expect"));
+        String answer = String.valueOf(cm.get("answer").value());
+        if (cm.containsKey("sets") == cm.containsKey("expect")) {
+          throw new RuleException(c.line(), "a prompt case has either 'sets' (the facts the answer sets) or 'expect: rejected'");
+        }
+        if (cm.containsKey("expect") && !"rejected".equals(cm.get("expect").text("'expect'"))) {
+          throw new RuleException(cm.get("expect").line(), "expect must be 'rejected' (else give 'sets')");
+        }
+        cases.add(new RuleCase(cm.containsKey("sets") ? factValues(cm.get("sets")) : Map.of(),
+            cm.containsKey("sets") ? "sets" : "rejected", c.line(), answer));
+      }
+    }
+    return new Rule.Prompt(id(m), origin, text(m.get("ask")), m.containsKey("feeds") ? m.get("feeds").text("'feeds'") : null,
+        kind, choices, sets, skip, completions, cases);
+  }
+
+  /** A map of fact names to constant values, each of the fact's type. */
+  private static Map<String, Object> factValues(YamlNode n) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<String, YamlNode> f : n.map("facts").entrySet()) {
+      if (!FactVocabulary.isKnown(f.getKey())) {
+        throw new RuleException(f.getValue().line(), "unknown fact '" + f.getKey() + "'");
+      }
+      Object v = f.getValue().value();
+      if (v instanceof List<?> l) {
+        v = l.stream().map(x -> ((YamlNode) x).value()).toList();
+      }
+      out.put(f.getKey(), RuleCase.typed(f.getKey(), v));
+    }
+    return out;
   }
 
   private static String id(Map<String, YamlNode> m) {

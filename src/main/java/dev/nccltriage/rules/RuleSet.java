@@ -8,7 +8,7 @@ import java.util.Map;
 
 /** The registry of loaded rules: ids are unique, causes explain questions that exist. */
 public record RuleSet(List<Rule.Gate> gates, List<Rule.Question> questions, List<Rule.Cause> causes,
-    List<Rule.Lint> lints, List<Rule.Step> steps) {
+    List<Rule.Lint> lints, List<Rule.Step> steps, List<Rule.Prompt> prompts) {
 
   public List<Rule> all() {
     List<Rule> l = new ArrayList<>(gates);
@@ -16,6 +16,7 @@ public record RuleSet(List<Rule.Gate> gates, List<Rule.Question> questions, List
     l.addAll(causes);
     l.addAll(lints);
     l.addAll(steps);
+    l.addAll(prompts);
     return l;
   }
 
@@ -40,6 +41,7 @@ public record RuleSet(List<Rule.Gate> gates, List<Rule.Question> questions, List
       List<Rule.Cause> causes = new ArrayList<>();
       List<Rule.Lint> lints = new ArrayList<>();
       List<Rule.Step> steps = new ArrayList<>();
+      List<Rule.Prompt> prompts = new ArrayList<>();
       for (Rule r : byId.values()) {
         if (r instanceof Rule.Gate g) {
           gates.add(g);
@@ -51,6 +53,8 @@ public record RuleSet(List<Rule.Gate> gates, List<Rule.Question> questions, List
           lints.add(l);
         } else if (r instanceof Rule.Step st) {
           steps.add(st);
+        } else if (r instanceof Rule.Prompt p) {
+          prompts.add(p);
         }
       }
       questions.sort(Comparator.comparingInt(Rule.Question::level));
@@ -65,11 +69,16 @@ public record RuleSet(List<Rule.Gate> gates, List<Rule.Question> questions, List
           throw new RuleFileException(c.origin() + ": cause " + c.id() + " explains unknown question '" + c.explains() + "'");
         }
       }
+      for (Rule.Prompt p : prompts) {
+        if (p.feeds() != null && questions.stream().noneMatch(q -> q.id().equals(p.feeds()))) {
+          throw new RuleFileException(p.origin() + ": prompt " + p.id() + " feeds unknown question '" + p.feeds() + "'");
+        }
+      }
       causes.sort(Comparator.comparingInt(Rule.Cause::weight).reversed());
       lints.sort(Comparator.comparingInt(Rule.Lint::weight).reversed());
       steps.sort(Comparator.comparingInt(Rule.Step::step));
       return new RuleSet(List.copyOf(gates), List.copyOf(questions), List.copyOf(causes), List.copyOf(lints),
-          List.copyOf(steps));
+          List.copyOf(steps), List.copyOf(prompts));
     }
   }
 }

@@ -7,8 +7,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import dev.nccltriage.evidence.Evidence;
-import dev.nccltriage.facts.FactSet;
+import dev.nccltriage.rules.PromptAnswers;
+import dev.nccltriage.rules.Rule;
+import dev.nccltriage.rules.RuleLoader;
+import java.util.List;
+import java.util.Map;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.impl.DumbTerminal;
 import org.junit.jupiter.api.Test;
@@ -89,23 +92,18 @@ class GuideCommandTest {
   }
 
   @Test
-  void eachAnswerRecordsOnlyTheFactsItMeansWithItsOwnEvidence() {
-    for (GuideCommand.Question q : GuideCommand.QUESTIONS) {
+  void eachOfferedAnswerSetsOnlyTheFactsItsPromptNames() throws Exception {
+    List<Rule.Prompt> prompts = new RuleLoader().loadBuiltInAnd(null).prompts();
+    assertThat(prompts).extracting(Rule.Prompt::id).startsWith("G-dev-infiniband-empty");
+    for (Rule.Prompt q : prompts) {
       for (String answer : q.completions()) {
-        if (answer.equals("unknown")) {
-          continue;
-        }
-        FactSet f = new FactSet();
-        String said = "answered: " + q.prompt() + " " + answer;
-        q.apply().accept(f, new GuideCommand.Answer(answer, new Evidence("guide", 0, said)));
-        assertThat(q.facts()).as(q.id() + "=" + answer).containsAll(f.asMap().keySet());
-        f.asMap().forEach((name, value) -> assertThat(value.evidence()).as(name)
-            .extracting(Evidence::text).containsOnly(said));
+        Map<String, Object> sets = PromptAnswers.interpret(q, answer).orElseThrow(() ->
+            new AssertionError(q.id() + " offers '" + answer + "' and rejects it"));
+        assertThat(q.facts()).as(q.id() + "=" + answer).containsAll(sets.keySet());
       }
     }
-    FactSet notEmpty = new FactSet();
-    GuideCommand.QUESTIONS.get(0).apply().accept(notEmpty, new GuideCommand.Answer("no", new Evidence("guide", 0, "x")));
-    assertThat(notEmpty.asMap()).containsOnlyKeys("pod.devInfinibandEmpty");
+    // "not empty" is no count of devices
+    assertThat(PromptAnswers.interpret(prompts.get(0), "no").orElseThrow()).containsOnlyKeys("pod.devInfinibandEmpty");
   }
 
   @Test

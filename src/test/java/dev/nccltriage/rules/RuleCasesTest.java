@@ -87,6 +87,13 @@ class RuleCasesTest {
       if (!expects.contains("no")) {
         out.add("no case expecting \"no\"");
       }
+    } else if (rule instanceof Rule.Prompt) {
+      if (!expects.contains("sets")) {
+        out.add("no case of an answer and the facts it sets");
+      }
+      if (!expects.contains("rejected")) {
+        out.add("no case of an answer it rejects");
+      }
     } else if (rule instanceof Rule.Step) {
       if (!expects.contains("pass")) {
         out.add("no case expecting \"pass\"");
@@ -109,9 +116,26 @@ class RuleCasesTest {
     return out;
   }
 
+  /** Numbers compared by value (YAML gives Integer, an answer Long), in name order. */
+  private static String normal(java.util.Map<String, Object> m) {
+    java.util.Map<String, Object> out = new java.util.TreeMap<>();
+    m.forEach((k, v) -> out.put(k, v instanceof Number n ? (Object) n.longValue() : v));
+    return out.toString();
+  }
+
   static List<String> mismatches(Rule rule) {
     List<String> out = new ArrayList<>();
     String file = rule.origin().replaceFirst(":\\d+$", "");
+    if (rule instanceof Rule.Prompt p) {
+      for (RuleCase c : p.cases()) {
+        String got = PromptAnswers.interpret(p, c.answer()).map(m -> "sets " + normal(m)).orElse("rejected");
+        String want = c.expect().equals("rejected") ? "rejected" : "sets " + normal(c.facts());
+        if (!got.equals(want)) {
+          out.add(file + ":" + c.line() + ": answer '" + c.answer() + "' expects " + want + " but got " + got);
+        }
+      }
+      return out;
+    }
     for (RuleCase c : rule.cases()) {
       String got = Engine.outcome(rule, c.factSet());
       if (!got.equals(c.expect())) {
