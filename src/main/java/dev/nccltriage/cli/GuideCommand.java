@@ -127,7 +127,12 @@ final class GuideCommand implements Callable<Integer> {
     LogFacts logFacts = readLog();
     FactSet facts = logFacts != null ? LogFactSet.from(logFacts, expectHcas) : new FactSet();
     facts.put("probe.log", logFacts != null ? "ok" : "skipped", List.of());
+    // with a log and a capture, the container's own answers weigh against the log's (as in check)
+    FactSet containerOnly = logFacts != null && (root != null || capture != null) ? LadderRun.jobChoices(facts) : null;
     PodFacts pod = probePod(facts, logFacts != null);
+    if (containerOnly != null) {
+      PodFactSet.add(containerOnly, pod, new Expectations(expectHcas, null, null, null), false);
+    }
     if (expectHcas != null && !facts.get("expect.hcas").isPresent()) {
       facts.put("expect.hcas", (long) expectHcas, List.of());
     }
@@ -137,7 +142,7 @@ final class GuideCommand implements Callable<Integer> {
     LineReader reader = LineReaderBuilder.builder().terminal(terminal)
         .completer((r, line, candidates) -> current[0].complete(r, line, candidates)).build();
     PrintWriter w = terminal.writer();
-    Verdict v = engine.evaluate(facts, differs);
+    Verdict v = engine.evaluate(facts, differs, containerOnly);
     w.println(status(v));
     asking:
     for (Rule.Prompt q : engine.rules().prompts()) {
@@ -175,7 +180,7 @@ final class GuideCommand implements Callable<Integer> {
         w.flush();
       }
       derive(facts);
-      v = engine.evaluate(facts, differs);
+      v = engine.evaluate(facts, differs, containerOnly);
       w.println(status(v));
       w.flush();
     }

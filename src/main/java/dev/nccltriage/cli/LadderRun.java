@@ -71,7 +71,7 @@ final class LadderRun {
    * it loaded. The container's own answers are judged with these, so that a choice the job made
    * (NCCL_IB_DISABLE, a TCPX plugin) is not taken for a disagreement between log and container.
    */
-  private static FactSet jobChoices(FactSet logFacts) {
+  static FactSet jobChoices(FactSet logFacts) {
     FactSet out = new FactSet();
     logFacts.asMap().forEach((name, v) -> {
       if (name.startsWith("env.") || name.equals("net.transport")) {

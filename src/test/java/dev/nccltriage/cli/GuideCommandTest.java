@@ -107,6 +107,14 @@ class GuideCommandTest {
   }
 
   @Test
+  void aLogAndACaptureThatContradictEachOtherAreNotResolvedByAsking() throws IOException {
+    Walk w = walk("", "--log", "samples/logs/02-socket-no-device-k8s-2.19.3.log",
+        "--root", "samples/captures/healthy-8hca-gdr-net1");
+    assertThat(w.report()).startsWith("nccl-triage guide: INCONCLUSIVE").contains("The log and this container disagree");
+    assertThat(w.code()).isEqualTo(ExitCode.INCONCLUSIVE.code());
+  }
+
+  @Test
   void withoutATerminalItExitsTwoWithOneLine() {
     CliRun r = CliRun.run("guide");
     assertThat(r.exitCode()).isEqualTo(ExitCode.USAGE.code());
