@@ -152,7 +152,12 @@ final class CaptureCommand implements Callable<Integer> {
     RecordingRunner runner = new RecordingRunner(commands, dir);
     PodFacts pod = new LadderSource(root, runner, env, pid).probe();
     root.read("/proc/sys/kernel/hostname"); // recorded, so --redact knows the Pod's name
-    writer.writeEnv(pod.env());
+    Map<String, String> recorded = new java.util.TreeMap<>(pod.env());
+    if (pod.verbs().libraryPath() != null) {
+      // replay searches it as the loader did here
+      recorded.put("LD_LIBRARY_PATH", pod.verbs().libraryPath());
+    }
+    writer.writeEnv(recorded);
     Map<String, String> meta = new LinkedHashMap<>();
     meta.put("tool", "nccl-triage " + NcclTriage.version());
     meta.put("captured", when.toString());

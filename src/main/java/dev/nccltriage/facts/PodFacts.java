@@ -56,7 +56,9 @@ public record PodFacts(
    * could be read and none had it, null when nothing could be read (unknown is not absent).
    * {@code providers} are the provider names found (mlx5, efa...), null when nothing could be read;
    * {@code missing} those the HCAs' drivers need (mlx5_* HCAs: mlx5) and none was found for, null
-   * when the lookup could not be complete.
+   * when the lookup could not be complete. {@code libraryPath} is the process's LD_LIBRARY_PATH,
+   * searched first as the loader does (a conda environment's rdma-core lives there), null if unset.
    */
-  public record Verbs(String status, String libibverbs, List<String> providers, List<String> missing) {}
+  public record Verbs(String status, String libibverbs, List<String> providers, List<String> missing,
+      String libraryPath) {}
 }

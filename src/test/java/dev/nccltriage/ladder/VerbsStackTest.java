@@ -116,4 +116,35 @@ class VerbsStackTest {
     CliRun run = CliRun.run("check", "--root", root.toString(), "-o", "json");
     assertThat(run.exitCode()).as(run.stdout()).isZero();
   }
+
+  @Test
+  void aCondaStackOnTheRecordedLdLibraryPathIsFoundOnReplay() throws IOException {
+    Path root = ldconfig(capture(), HEADER + LIBC);
+    Path conda = Files.createDirectories(root.resolve("opt/conda/lib/libibverbs"));
+    Files.writeString(conda.getParent().resolve("libibverbs.so.1"), "");
+    Files.writeString(conda.resolve("libmlx5-rdmav34.so"), "");
+    problem(root, "hold libibverbs.so.1");
+
+    Path env = root.resolve(".nccl-triage/env");
+    Files.writeString(env, Files.readString(env) + "LD_LIBRARY_PATH=/opt/conda/lib\n");
+    CliRun run = CliRun.run("check", "--root", root.toString(), "-o", "json");
+    assertThat(run.exitCode()).as(run.stdout()).isZero();
+    assertThat(Captures.step(run.json(), 2).toString()).contains("libibverbs.so.1: /opt/conda/lib/libibverbs.so.1");
+    // it is no NCCL variable: the env facts do not show it
+    assertThat(run.json().get("pod").get("env").has("LD_LIBRARY_PATH")).isFalse();
+  }
+
+  @Test
+  void captureRecordsTheProcessLdLibraryPath() throws IOException {
+    java.util.Map<String, String> env = new java.util.HashMap<>(System.getenv());
+    env.put("COLUMNS", "100");
+    env.put("LD_LIBRARY_PATH", "/opt/conda/lib:/usr/local/cuda/lib64");
+    Path out = dir.resolve("live");
+    CliRun run = Captures.run(env, "capture", "-o", out.toString());
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(Files.readString(out.resolve(".nccl-triage/env")))
+        .contains("LD_LIBRARY_PATH=/opt/conda/lib:/usr/local/cuda/lib64\n");
+    assertThat(Captures.run(env, "check", "--root", out.toString(), "-o", "json").json().at("/pod/verbs/libraryPath").asText())
+        .isEqualTo("/opt/conda/lib:/usr/local/cuda/lib64");
+  }
 }

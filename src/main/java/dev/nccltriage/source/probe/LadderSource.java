@@ -60,7 +60,8 @@ public final class LadderSource {
       PodFacts.Devices devices = new DeviceProbe(root, book).probe();
       ProcessProbe process = new ProcessProbe(root, book, pid);
       PodFacts.Memlock memlock = process.memlock();
-      Map<String, String> env = process.env(ownEnv, pid);
+      Map<String, String> env = new java.util.TreeMap<>(process.env(ownEnv, pid));
+      String libraryPath = env.remove(ProcessProbe.LIBRARY_PATH);
       PodFacts.Hcas hcas = new HcaProbe(root, book).probe(devices, devinfo.join());
       NetworkProbe net = new NetworkProbe(root, book);
       PodFacts.Interfaces ifs = net.interfaces(ipJson.join(), fallback(IP, ipJson.join(), ipText),
@@ -68,7 +69,7 @@ public final class LadderSource {
       PodFacts.Rdma rdma = net.rdma(linkJson.join(), fallback(RDMA_LINK, linkJson.join(), linkText), sysJson.join(),
           fallback(RDMA_SYSTEM, sysJson.join(), sysText), hcas, ifs);
       PodFacts.GpuDirect gpu = new GpuDirectProbe(root, book).probe(topo.join(), hcas);
-      PodFacts.Verbs verbs = new VerbsProbe(root, book).probe(ldconfig.join(), hcas);
+      PodFacts.Verbs verbs = new VerbsProbe(root, book).probe(ldconfig.join(), hcas, libraryPath);
       return new PodFacts(devices, hcas, rdma, ifs, memlock, gpu, verbs, env, pid == null ? "this process" : "pid " + pid,
           book.snapshot());
     } finally {

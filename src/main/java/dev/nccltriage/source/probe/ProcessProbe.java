@@ -11,7 +11,8 @@ import java.util.TreeMap;
 
 /**
  * Step 5 and the environment: memlock and CAP_IPC_LOCK of the process that registers memory (this
- * one, or the training process given by --pid), and its NCCL_* variables.
+ * one, or the training process given by --pid), its NCCL_* variables and its LD_LIBRARY_PATH
+ * (where the loader looks first for libibverbs).
  */
 final class ProcessProbe {
   private final HostRoot root;
@@ -55,9 +56,11 @@ final class ProcessProbe {
     return new PodFacts.Memlock("ok", proc, soft, ipcLock);
   }
 
+  static final String LIBRARY_PATH = "LD_LIBRARY_PATH";
+
   /**
-   * NCCL_* of the training process: /proc/PID/environ with --pid, else this process's own
-   * environment on a live host, else the capture's recorded env file.
+   * NCCL_* and LD_LIBRARY_PATH of the training process: /proc/PID/environ with --pid, else this
+   * process's own environment on a live host, else the capture's recorded env file.
    */
   Map<String, String> env(Map<String, String> ownEnv, Long pid) {
     Map<String, String> out = new TreeMap<>();
@@ -75,18 +78,23 @@ final class ProcessProbe {
       }
     } else {
       ownEnv.forEach((k, v) -> {
-        if (k.startsWith("NCCL_")) {
+        if (kept(k)) {
           out.put(k, v);
         }
       });
     }
-    out.forEach((k, v) -> book.add("env." + k, pid != null && root.live() ? proc + "/environ" : "environment", k + "=" + v));
+    String from = pid != null && root.live() ? proc + "/environ" : "environment";
+    out.forEach((k, v) -> book.add(k.equals(LIBRARY_PATH) ? "pod.libibverbs" : "env." + k, from, k + "=" + v));
     return out;
+  }
+
+  private static boolean kept(String name) {
+    return name.startsWith("NCCL_") || name.equals(LIBRARY_PATH);
   }
 
   private static void put(Map<String, String> out, String kv) {
     int eq = kv.indexOf('=');
-    if (eq > 0 && kv.startsWith("NCCL_")) {
+    if (eq > 0 && kept(kv.substring(0, eq))) {
       out.put(kv.substring(0, eq), kv.substring(eq + 1).strip());
     }
   }

@@ -40,11 +40,28 @@ final class VerbsProbe {
     this.book = book;
   }
 
-  PodFacts.Verbs probe(CommandResult ldconfig, PodFacts.Hcas hcas) {
+  PodFacts.Verbs probe(CommandResult ldconfig, PodFacts.Hcas hcas, String libraryPath) {
     String libibverbs = null;
     Map<String, String> providers = new LinkedHashMap<>();
     boolean known = false;
     String cacheSource = "ldconfig -p";
+    // the loader searches LD_LIBRARY_PATH before its cache; only absolute folders are searched
+    // (a relative one depends on the training process's working directory, which is not known)
+    List<String> pathDirs = new ArrayList<>();
+    if (libraryPath != null) {
+      for (String d : libraryPath.split(":")) {
+        if (d.startsWith("/") && !pathDirs.contains(d) && pathDirs.size() < 32) {
+          pathDirs.add(d.replaceAll("/+$", "").isEmpty() ? "/" : d.replaceAll("/+$", ""));
+        }
+      }
+    }
+    List<String> dirsRead = new ArrayList<>();
+    for (String dir : pathDirs) {
+      if (root.isDirectory(dir)) {
+        dirsRead.add(dir);
+        libibverbs = search(dir, libibverbs, providers, "LD_LIBRARY_PATH ");
+      }
+    }
     if (ldconfig.ok()) {
       LdconfigCache.Result cache = LdconfigCache.parse(ldconfig.stdout());
       known = cache.recognised() && !ldconfig.truncated();
@@ -59,29 +76,10 @@ final class VerbsProbe {
         }
       }
     }
-    List<String> dirsRead = new ArrayList<>();
     for (String dir : LIB_DIRS) {
-      if (!root.isDirectory(dir)) {
-        continue;
-      }
-      dirsRead.add(dir);
-      String lib = dir + "/" + LIBIBVERBS;
-      if (libibverbs == null && root.exists(lib)) {
-        libibverbs = lib;
-        book.add("pod.libibverbs", lib, "present");
-      }
-      for (String name : List.of("libmlx5.so.1", "libmlx4.so.1", "libefa.so.1", "libhns.so.1", "libmana.so.1")) {
-        String provider = providerOf(name);
-        if (!providers.containsKey(provider) && root.exists(dir + "/" + name)) {
-          providers.put(provider, dir + "/" + name);
-        }
-      }
-      String plugins = dir + "/libibverbs";
-      for (String name : root.list(plugins)) {
-        String provider = providerOf(name);
-        if (provider != null && !providers.containsKey(provider)) {
-          providers.put(provider, plugins + "/" + name);
-        }
+      if (!pathDirs.contains(dir) && root.isDirectory(dir)) {
+        dirsRead.add(dir);
+        libibverbs = search(dir, libibverbs, providers, "");
       }
     }
     // a truncated cache listing proves what it shows, not what it lacks
@@ -90,9 +88,11 @@ final class VerbsProbe {
     providers.forEach((name, at) -> book.add("pod.verbsProviders", at, name + " provider"));
     if (!known) {
       String status = ldconfig.ok() ? "error" : ldconfig.status();
-      return new PodFacts.Verbs(status, libibverbs, libibverbs == null && names.isEmpty() ? null : names, null);
+      return new PodFacts.Verbs(status, libibverbs, libibverbs == null && names.isEmpty() ? null : names, null,
+          libraryPath);
     }
-    String where = (ldconfig.ok() ? "ldconfig -p" : "ldconfig -p: " + ldconfig.status())
+    String where = (pathDirs.isEmpty() ? "" : "LD_LIBRARY_PATH; ")
+        + (ldconfig.ok() ? "ldconfig -p" : "ldconfig -p: " + ldconfig.status())
         + (dirsRead.isEmpty() ? "" : "; " + String.join(", ", dirsRead));
     if (libibverbs == null) {
       book.add("pod.libibverbs", where, LIBIBVERBS + " not found");
@@ -102,7 +102,31 @@ final class VerbsProbe {
       book.add("pod.verbsProviders", where, "no " + n + " provider (lib" + n + "-rdmav*.so, lib" + n
           + ".so.1) for the " + n + " HCAs");
     }
-    return new PodFacts.Verbs("ok", libibverbs == null ? "absent" : libibverbs, names, missing);
+    return new PodFacts.Verbs("ok", libibverbs == null ? "absent" : libibverbs, names, missing, libraryPath);
+  }
+
+  /** One library folder: libibverbs.so.1 (unless found before), provider libraries and plugins. */
+  private String search(String dir, String libibverbs, Map<String, String> providers, String how) {
+    String found = libibverbs;
+    String lib = dir + "/" + LIBIBVERBS;
+    if (found == null && root.exists(lib)) {
+      found = lib;
+      book.add("pod.libibverbs", lib, how + "present");
+    }
+    for (String name : List.of("libmlx5.so.1", "libmlx4.so.1", "libefa.so.1", "libhns.so.1", "libmana.so.1")) {
+      String provider = providerOf(name);
+      if (!providers.containsKey(provider) && root.exists(dir + "/" + name)) {
+        providers.put(provider, dir + "/" + name);
+      }
+    }
+    String plugins = dir + "/libibverbs";
+    for (String name : root.list(plugins)) {
+      String provider = providerOf(name);
+      if (provider != null && !providers.containsKey(provider)) {
+        providers.put(provider, plugins + "/" + name);
+      }
+    }
+    return found;
   }
 
   /** The provider a library file is, or null: libmlx5-rdmav34.so and libmlx5.so.1 are both mlx5. */
@@ -115,15 +139,47 @@ final class VerbsProbe {
     return p.matches() ? p.group(1) : null;
   }
 
-  /** Providers the usable HCAs need, by their drivers' default names; a renamed HCA needs none we know. */
-  private static List<String> needed(PodFacts.Hcas hcas) {
+  /**
+   * Providers the usable HCAs need: by the driver's default name (mlx5_0, efa_0), else, for an HCA
+   * udev or the admin renamed (rdma0, mlx5_bond_0), by its PCI vendor (and, for Mellanox, device)
+   * in sysfs. An HCA neither tells needs none we know: unknown, not missing.
+   */
+  private List<String> needed(PodFacts.Hcas hcas) {
     Set<String> out = new LinkedHashSet<>();
     for (String hca : hcas.usable()) {
       Matcher m = HCA.matcher(hca);
       if (m.matches()) {
         out.add(m.group(1));
+        continue;
+      }
+      String dev = "/sys/class/infiniband/" + hca + "/device/";
+      String vendor = firstLine(root.read(dev + "vendor"));
+      String provider = providerOfPci(vendor, firstLine(root.read(dev + "device")));
+      if (provider != null) {
+        out.add(provider);
+        book.add("pod.verbsProviders", dev + "vendor", hca + ": PCI vendor " + vendor + ", provider " + provider);
       }
     }
     return List.copyOf(out);
+  }
+
+  private static String firstLine(dev.nccltriage.host.FileRead f) {
+    return f.ok() ? f.text().strip().lines().findFirst().orElse("").toLowerCase(java.util.Locale.ROOT) : "";
+  }
+
+  /** The verbs provider of a PCI function (vendor and device ids as sysfs prints them: 0x15b3). */
+  static String providerOfPci(String vendor, String device) {
+    return switch (vendor) {
+      // ConnectX-3 (Pro) and their VFs are mlx4; every later Mellanox/NVIDIA NIC is mlx5
+      case "0x15b3" -> List.of("0x1003", "0x1004", "0x1007").contains(device) ? "mlx4" : "mlx5";
+      case "0x1d0f" -> "efa";
+      case "0x14e4" -> "bnxt_re";
+      case "0x8086" -> "irdma";
+      case "0x19e5" -> "hns";
+      case "0x1077" -> "qedr";
+      case "0x1ded" -> "erdma";
+      case "0x1414" -> "mana";
+      default -> null;
+    };
   }
 }
