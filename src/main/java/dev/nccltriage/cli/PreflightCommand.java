@@ -35,10 +35,10 @@ import picocli.CommandLine.Spec;
         "With -- COMMAND [ARG...] it wraps the training command in the training container: it runs the ladder"
             + " there (the image's own verbs stack is seen), then the command, whose exit code becomes its own."
             + " The command does not run when the preflight fails at --fail-on: a problem (default), or with"
-            + " --fail-on warn also a warning or an inconclusive ladder; exit code 1 or 3 then. The bundle's"
-            + " launcher execs the command (same PID, signals go to it straight); run by java -jar, the JVM"
-            + " passes SIGTERM/SIGINT/SIGHUP on as SIGTERM and exits with the command's status. stdout is left to the"
-            + " command: the JSON line goes to stderr, before the report."},
+            + " --fail-on warn also a warning or an inconclusive ladder; exit code 1 or 3 then. The launcher"
+            + " script execs the command (same PID, signals go straight to it); run as java -jar, the JVM runs it"
+            + " as a child, passes SIGTERM/SIGINT/SIGHUP on to it as SIGTERM and exits with its status. stdout is"
+            + " left to the command: the JSON line goes to stderr, before the report."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:healthy", "1:problem found (at or above --fail-on)", "2:usage error", "3:inconclusive",
         "4:internal error",
@@ -58,7 +58,7 @@ final class PreflightCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "COMMAND", arity = "0..*",
       description = "After --: the training command and its arguments, run after a passing preflight.")
-  List<String> command = new ArrayList<>();
+  List<String> command; // null when none is given
 
   @Spec CommandSpec spec;
 
@@ -68,6 +68,7 @@ final class PreflightCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    command = command == null ? List.of() : command;
     boolean wrapper = wrapperForm();
     CompletableFuture<JsonReport> json = Reports.prepare(OutputFormat.json, ctx);
     Report report = LadderRun.run("preflight", ladder, null, ctx);
