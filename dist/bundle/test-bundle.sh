@@ -6,7 +6,8 @@
 # Unpacks the tarball into a temporary folder and runs the bundle through two symlinks, in a mount
 # namespace where every system JDK is hidden under an empty tmpfs (/usr/lib/jvm, the JDK of any
 # `java` on PATH, $JAVA_HOME), as uid/gid 65534 with no capabilities and a bare environment
-# (env -i, LANG=C): --version, log on the bundled sample (file and stdin), check, preflight, guide
+# (env -i, LANG=C): --version, log on the bundled sample (file and stdin), check, preflight,
+# preflight -- COMMAND (a fake training command, exec'd after the sample captures' verdict), guide
 # in a pty, the CDS archive, stdout/stderr hygiene, the man pages and the completion script. Also checks that the
 # tarball is at most 25 MB (10^6 bytes; BUNDLE_MAX_BYTES) and that `which java` finds nothing.
 #
@@ -161,7 +162,7 @@ if [[ -z $MODE ]]; then
   echo "test-bundle: NOTE: $WHY." >&2
   echo "test-bundle: NOTE: falling back: the system Java stays on disk; it is kept off PATH (only sh and" \
        "the launcher's tools), JAVA_HOME and the JVM variables are unset." >&2
-  for t in sh readlink dirname sed ls cat id which stty test tty; do # jline drives guide's terminal with the last three
+  for t in sh readlink dirname sed ls cat id which stty test tty sleep; do # jline drives guide's terminal with stty, test, tty; the fake training command sleeps
     p=$(command -v "$t" || true)
     [[ -n $p ]] && ln -s "$p" "$TMP/tools/$t"
   done
@@ -283,6 +284,67 @@ if [[ ($RC -eq 0 || $RC -eq 1 || $RC -eq 3) && $lines -eq 1 ]] &&
   ok "preflight: exit $RC, one line of JSON on stdout"
 else
   bad "preflight: exit $RC, $lines line(s) on stdout"; show preflight
+fi
+
+# ---- preflight -- COMMAND: the launcher execs the training command after a passing preflight ---
+REPO=$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P)
+W=$TMP/wrap
+mkdir -p "$W/marks"
+chmod 777 "$W/marks"
+for c in healthy-8hca-gdr-net1 memlock-64k-no-ipc-lock; do
+  cp -R "$REPO/samples/captures/$c" "$W/$c"
+done
+chmod -R a+rX "$W"
+# the fake training command: records its arguments, environment and parent, then exits with $2 or
+# waits for SIGTERM, which it traps (exit 42)
+cat > "$W/train.sh" << 'EOF'
+#!/bin/sh
+d=$1
+trap 'echo TERM > "$d/signal"; exit 42' TERM
+printf '%s\n' "$@" > "$d/args"
+echo "LC_CTYPE=${LC_CTYPE-unset} GATE=${NCCL_TRIAGE_GATE_ONLY-unset} parent=$(cat /proc/$PPID/comm)" > "$d/env"
+echo "training stdout"
+echo $$ > "$d/pid"
+if [ "$2" = wait ]; then
+  while :; do sleep 0.1; done
+fi
+exit "$2"
+EOF
+chmod 755 "$W/train.sh"
+
+run wrap-ok preflight --root "$W/healthy-8hca-gdr-net1" -- "$W/train.sh" "$W/marks" 7 "two words"
+head -n 1 "$TMP/out/wrap-ok.err" > "$TMP/out/wrap-ok.json"
+if [[ $RC -eq 7 && $(cat "$TMP/out/wrap-ok.out") == "training stdout" ]] &&
+   [[ $(cat "$W/marks/args") == "$W/marks"$'\n'7$'\n'"two words" ]] &&
+   [[ $(json_get "$TMP/out/wrap-ok.json" verdict.status 2> /dev/null) == healthy ]] &&
+   grep -q '^LC_CTYPE=unset GATE=unset parent=' "$W/marks/env" && ! grep -q 'parent=java' "$W/marks/env"; then
+  ok "preflight -- COMMAND on a healthy capture: COMMAND exec'd with its own arguments and environment, its exit 7 is ours, stdout is its own, the JSON line first on stderr"
+else
+  bad "preflight -- COMMAND on a healthy capture"; show wrap-ok
+  echo "  marks: $(cat "$W"/marks/* 2> /dev/null | tr '\n' ' ')" >&2
+fi
+
+rm -f "$W"/marks/*
+run wrap-fail preflight --root "$W/memlock-64k-no-ipc-lock" -- "$W/train.sh" "$W/marks" 7
+if [[ $RC -eq 1 && ! -e $W/marks/pid && ! -s $TMP/out/wrap-fail.out ]] &&
+   tail -n 1 "$TMP/out/wrap-fail.err" | grep -q '^nccl-triage: preflight failed (exit 1); .* was not run$'; then
+  ok "preflight -- COMMAND on a failing capture: exit 1, COMMAND not run"
+else
+  bad "preflight -- COMMAND on a failing capture"; show wrap-fail
+fi
+
+rm -f "$W"/marks/*
+RC=0
+iso "$NT" preflight --root "$W/healthy-8hca-gdr-net1" -- "$W/train.sh" "$W/marks" wait \
+  > "$TMP/out/wrap-term.out" 2> "$TMP/out/wrap-term.err" < /dev/null &
+bg=$!
+for _ in $(seq 600); do [[ -s $W/marks/pid ]] && break; sleep 0.1; done
+if [[ -s $W/marks/pid ]]; then kill -TERM "$(cat "$W/marks/pid")"; else kill -KILL "$bg" 2> /dev/null || :; fi
+wait "$bg" || RC=$?
+if [[ $RC -eq 42 && $(cat "$W/marks/signal" 2> /dev/null) == TERM ]]; then
+  ok "preflight -- COMMAND: SIGTERM reaches the exec'd COMMAND, whose exit 42 (its TERM trap) is ours"
+else
+  bad "preflight -- COMMAND and SIGTERM: exit $RC, signal mark '$(cat "$W/marks/signal" 2> /dev/null)'"; show wrap-term
 fi
 
 # ---- guide: jline's terminal in a pty (script from util-linux) -------------------------------

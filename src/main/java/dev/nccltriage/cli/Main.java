@@ -24,9 +24,14 @@ public final class Main {
     StdoutErrors stdout = new StdoutErrors(new java.io.FileOutputStream(java.io.FileDescriptor.out));
     PrintStream out = new PrintStream(stdout, false, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
-    // SIGTERM (Kubernetes), SIGINT and SIGHUP run shutdown hooks: kill live probes, remove partial captures
+    // SIGTERM (Kubernetes), SIGINT and SIGHUP run shutdown hooks: kill live probes, remove partial
+    // captures, stop a wrapped training command; the JVM then exits 128+signal, or with the
+    // wrapped command's status (halt: System.exit would block while the hooks run)
     Cleanup cleanup = new Cleanup();
-    Runtime.getRuntime().addShutdownHook(new Thread(cleanup::run, "nccl-triage-cleanup"));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      cleanup.run();
+      cleanup.exitStatus().ifPresent(Runtime.getRuntime()::halt);
+    }, "nccl-triage-cleanup"));
     Context ctx = new Context(System.in, out, err, System.getenv(), Path.of("").toAbsolutePath(),
         isTerminal(1), isTerminal(2), java.time.Clock.systemUTC(), preload, cleanup);
     int code = NcclTriage.mainWithoutExit(ctx, args);

@@ -52,6 +52,9 @@ public final class NcclTriage implements Runnable {
   public static int mainWithoutExit(Context ctx, String... args) {
     boolean debug = java.util.Arrays.asList(args).contains("--debug");
     CommandLine cl = commandLine(new Factory(ctx), args);
+    // arguments are names and commands, never picocli argument files: "@x" stays "@x" (a log
+    // named @rank0.log, a wrapped command's "@hostfile" after --, which picocli would expand too)
+    cl.setExpandAtFiles(false);
     cl.setOut(new PrintWriter(ctx.out(), true));
     cl.setErr(new PrintWriter(ctx.err(), true));
     cl.setParameterExceptionHandler((ex, a) -> {

@@ -2,6 +2,7 @@ package dev.nccltriage.host;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * What must be undone if the tool is stopped by a signal (Kubernetes sends SIGTERM, a terminal
@@ -13,6 +14,7 @@ import java.util.List;
 public final class Cleanup {
   private final List<Task> tasks = new ArrayList<>();
   private boolean started;
+  private Integer exitStatus;
 
   /** Registers {@code undo}; it runs at most once, on shutdown, unless withdrawn first. */
   public synchronized Task register(Runnable undo) {
@@ -46,6 +48,19 @@ public final class Cleanup {
         // one failed step must not stop the others; the process is exiting anyway
       }
     }
+  }
+
+  /**
+   * The status the process is to exit with once the cleanup is done, in place of the JVM's
+   * 128+signal: a wrapped command's own, as if it had been exec'd ({@code preflight -- CMD}).
+   */
+  public synchronized void exitWith(int status) {
+    exitStatus = status;
+  }
+
+  /** What {@link #exitWith} set; empty when the signal's own status stands. */
+  public synchronized OptionalInt exitStatus() {
+    return exitStatus == null ? OptionalInt.empty() : OptionalInt.of(exitStatus);
   }
 
   private synchronized boolean withdraw(Task t) {

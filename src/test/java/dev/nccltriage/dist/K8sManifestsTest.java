@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.nccltriage.cli.CliRun;
+import dev.nccltriage.cli.ToolProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and checks, for every Pod template it finds, the fields the docs rely on: the {@code preflight}
  * initContainer, the same RDMA and GPU resources as the training container, IPC_LOCK, the same
  * user, the Multus annotation (and the NetworkAttachmentDefinition it names), a memory-backed
- * /dev/shm, restartPolicy Never, the NCCL environment and the expectations preflight applies.
+ * /dev/shm, restartPolicy Never, the NCCL environment and the expectations preflight applies. A
+ * template may instead run preflight as a wrapper of the training command ({@code
+ * nccl-triage preflight ... -- torchrun ...} in the training container), from a bundle an
+ * initContainer in the nccl-triage image copies into an emptyDir.
  * {@link #eachCheckCanFail} breaks each of them in a copy of the parsed manifests and asserts the
  * checker says so.
  */
@@ -41,6 +45,7 @@ class K8sManifestsTest {
   static final String MULTUS = "k8s.v1.cni.cncf.io/networks";
   static final String GPU = "nvidia.com/gpu";
   static final String JOB = "training-job.yaml Job/llm-train";
+  static final String WRAPPED = "training-job-wrapped.yaml Job/llm-train-wrapped";
   static final String PT_MASTER = "pytorchjob.yaml PyTorchJob/llm-train-pt Master";
   static final String PT_WORKER = "pytorchjob.yaml PyTorchJob/llm-train-pt Worker";
   static final String DEBUG = "debug-pod.yaml Pod/nccl-triage-debug";
@@ -176,11 +181,17 @@ class K8sManifestsTest {
       bad.add("ipc-lock", "container " + training.path("name").asText() + " lacks IPC_LOCK in securityContext.capabilities.add");
     }
 
-    // the preflight initContainer, and that it sees what training will see
-    if (preflight == null) {
+    // the preflight initContainer, and that it sees what training will see; or preflight as the
+    // training container's own wrapper, which sees it by being it
+    List<String> wrapper = wrapperOptions(training);
+    if (preflight == null && wrapper == null) {
       if (t.job()) {
-        bad.add("preflight-missing", "no initContainer named preflight");
+        bad.add("preflight-missing", "no initContainer named preflight, and the training container runs no"
+            + " `nccl-triage preflight ... -- COMMAND`");
       }
+    } else if (preflight == null) {
+      checkWrapper(spec, training, bad);
+      checkIface(t, training, wrapper, training, docs, bad);
     } else {
       List<String> argv = argv(preflight);
       if (!argv.contains("preflight")) {
@@ -208,18 +219,7 @@ class K8sManifestsTest {
       if (!ncclEnv(preflight).equals(ncclEnv(training))) {
         bad.add("nccl-env-same", "preflight's NCCL_* " + ncclEnv(preflight) + " differ from the training container's " + ncclEnv(training));
       }
-      String iface = expectedIface(t, preflight, docs, bad);
-      if (iface == null) {
-        bad.add("expect-iface", "preflight expects no interface (--expect-iface or iface: in --expectations)");
-      } else {
-        String sock = ncclEnv(training).getOrDefault("NCCL_SOCKET_IFNAME", "");
-        if (!sock.replaceFirst("^\\^?=?", "").equals(iface)) {
-          bad.add("expect-iface", "preflight expects " + iface + " but NCCL_SOCKET_IFNAME is '" + sock + "'");
-        }
-        if (!multusInterfaces(t).contains(iface)) {
-          bad.add("expect-iface", "preflight expects " + iface + " but the Multus annotation gives " + multusInterfaces(t));
-        }
-      }
+      checkIface(t, preflight, argv, training, docs, bad);
     }
 
     // Multus
@@ -287,9 +287,78 @@ class K8sManifestsTest {
     return bad.out;
   }
 
+  /** The interface preflight expects is the one Multus creates and NCCL_SOCKET_IFNAME names. */
+  static void checkIface(PodTemplate t, JsonNode preflight, List<String> argv, JsonNode training, List<Doc> docs,
+      Problems bad) {
+    String iface = expectedIface(t, preflight, argv, docs, bad);
+    if (iface == null) {
+      bad.add("expect-iface", "preflight expects no interface (--expect-iface or iface: in --expectations)");
+    } else {
+      String sock = ncclEnv(training).getOrDefault("NCCL_SOCKET_IFNAME", "");
+      if (!sock.replaceFirst("^\\^?=?", "").equals(iface)) {
+        bad.add("expect-iface", "preflight expects " + iface + " but NCCL_SOCKET_IFNAME is '" + sock + "'");
+      }
+      if (!multusInterfaces(t).contains(iface)) {
+        bad.add("expect-iface", "preflight expects " + iface + " but the Multus annotation gives " + multusInterfaces(t));
+      }
+    }
+  }
+
+  /**
+   * The options of {@code nccl-triage preflight OPTIONS -- COMMAND} when the container's argv is
+   * that wrapper form (argv[0] a launcher named nccl-triage), else null.
+   */
+  static List<String> wrapperOptions(JsonNode container) {
+    List<String> argv = argv(container);
+    int dashes = argv.indexOf("--");
+    if (argv.size() < 2 || !argv.get(0).endsWith("/nccl-triage") || !argv.get(1).equals("preflight") || dashes < 0) {
+      return null;
+    }
+    return argv.subList(2, dashes);
+  }
+
+  /**
+   * The wrapper form: the launcher is the bundle's, from an emptyDir of the Pod that an
+   * initContainer in the nccl-triage image fills with `cp -a /opt/nccl-triage/. DIR/`; the
+   * training command after -- is an argument list, not a shell string.
+   */
+  static void checkWrapper(JsonNode spec, JsonNode training, Problems bad) {
+    List<String> argv = argv(training);
+    String launcher = argv.get(0);
+    JsonNode mount = null;
+    for (JsonNode m : training.path("volumeMounts")) {
+      if (launcher.equals(m.path("mountPath").asText().replaceFirst("/+$", "") + "/bin/nccl-triage")) {
+        mount = m;
+      }
+    }
+    JsonNode volume = mount == null ? null : named(spec.path("volumes"), mount.path("name").asText());
+    if (volume == null || !volume.has("emptyDir")) {
+      bad.add("wrapper-bundle", "the wrapper runs " + launcher + ", which is no bin/nccl-triage of an emptyDir"
+          + " the training container mounts");
+    } else {
+      boolean filled = false;
+      for (JsonNode init : spec.path("initContainers")) {
+        for (JsonNode m : init.path("volumeMounts")) {
+          String dir = m.path("mountPath").asText().replaceFirst("/+$", "");
+          filled |= m.path("name").asText().equals(volume.path("name").asText())
+              && init.path("image").asText().contains("nccl-triage")
+              && argv(init).equals(List.of("cp", "-a", "/opt/nccl-triage/.", dir + "/"));
+        }
+      }
+      if (!filled) {
+        bad.add("wrapper-bundle", "no initContainer in the nccl-triage image copies the bundle into volume "
+            + volume.path("name").asText() + " (cp -a /opt/nccl-triage/. DIR/)");
+      }
+    }
+    List<String> command = argv.subList(argv.indexOf("--") + 1, argv.size());
+    if (command.isEmpty() || command.get(0).endsWith("sh") && command.contains("-c")) {
+      bad.add("wrapper-command", "the wrapped command " + command + " is no plain argument list (a shell"
+          + " string hides its own PID 1 and signals behind the shell)");
+    }
+  }
+
   /** The interface preflight must find: --expect-iface, else iface: of the --expectations file. */
-  static String expectedIface(PodTemplate t, JsonNode preflight, List<Doc> docs, Problems bad) {
-    List<String> argv = argv(preflight);
+  static String expectedIface(PodTemplate t, JsonNode preflight, List<String> argv, List<Doc> docs, Problems bad) {
     String flag = option(argv, "--expect-iface");
     String file = option(argv, "--expectations");
     if (file == null) {
@@ -453,8 +522,8 @@ class K8sManifestsTest {
 
   @Test
   void everyYamlFileParsesAsKubernetesObjects() {
-    assertThat(docs).extracting(Doc::file).contains("training-job.yaml", "pytorchjob.yaml", "debug-pod.yaml",
-        "network-attachment.yaml");
+    assertThat(docs).extracting(Doc::file).contains("training-job.yaml", "training-job-wrapped.yaml", "pytorchjob.yaml",
+        "debug-pod.yaml", "network-attachment.yaml");
     for (Doc d : docs) {
       String where = d.file() + "#" + d.index();
       assertThat(d.node().path("apiVersion").asText()).as("%s apiVersion", where).isNotEmpty();
@@ -468,7 +537,7 @@ class K8sManifestsTest {
 
   @Test
   void findsEveryPodTemplate() {
-    assertThat(templates(docs)).extracting(PodTemplate::where).containsExactlyInAnyOrder(JOB, PT_MASTER, PT_WORKER, DEBUG);
+    assertThat(templates(docs)).extracting(PodTemplate::where).containsExactlyInAnyOrder(JOB, WRAPPED, PT_MASTER, PT_WORKER, DEBUG);
   }
 
   @Test
@@ -504,7 +573,7 @@ class K8sManifestsTest {
   @Test
   void readmeNamesEveryFile() throws IOException {
     String readme = Files.readString(DIR.resolve("README.md"));
-    assertThat(readme).contains("training-job.yaml", "pytorchjob.yaml", "debug-pod.yaml", "network-attachment.yaml",
+    assertThat(readme).contains("training-job.yaml", "training-job-wrapped.yaml", "pytorchjob.yaml", "debug-pod.yaml", "network-attachment.yaml",
         "image/Dockerfile", "kubectl logs", "-c preflight");
   }
 
@@ -560,6 +629,32 @@ class K8sManifestsTest {
       ran++;
     }
     assertThat(ran).isEqualTo(3);
+  }
+
+  /**
+   * The wrapper template's argv as the launcher hands it to the JVM (in-process, gate only, a fake
+   * torchrun on PATH), on the same two captures: its options are accepted, the healthy Pod lets
+   * torchrun run and the broken one keeps it from running.
+   */
+  @Test
+  void theWrapperIsOneTheToolAcceptsAndItGatesTheTrainingCommand(@TempDir Path tmp) throws IOException {
+    List<String> argv = argv(training(jobSpec(docs, "llm-train-wrapped")));
+    assertThat(argv.subList(0, 2)).containsExactly("/opt/nccl-triage/bin/nccl-triage", "preflight");
+    int dashes = argv.indexOf("--");
+    assertThat(argv.get(dashes + 1)).isEqualTo("torchrun");
+    Path bin = tmp.resolve("bin");
+    ToolProcess.script(bin, "torchrun", "exit 0\n");
+    Map<String, String> env = Map.of("COLUMNS", "100", "PATH", bin.toString(), "NCCL_TRIAGE_GATE_ONLY", "1");
+    for (String[] c : new String[][] {{"healthy-8hca-gdr-net1", "0", "preflight passed; running torchrun"},
+        {"no-dev-infiniband", "1", "preflight failed (exit 1); torchrun was not run"}}) {
+      List<String> run = new ArrayList<>(argv.subList(1, dashes));
+      run.addAll(List.of("--root", "samples/captures/" + c[0]));
+      run.addAll(argv.subList(dashes, argv.size()));
+      CliRun r = CliRun.run(new byte[0], env, false, run.toArray(String[]::new));
+      assertThat(r.exitCode()).as("nccl-triage %s\n%s", run, r.stderr()).isEqualTo(Integer.parseInt(c[1]));
+      assertThat(r.stdout()).as("stdout is left to the training command").isEmpty();
+      assertThat(r.stderr()).startsWith("{\"schemaVersion\"").endsWith("nccl-triage: " + c[2] + "\n");
+    }
   }
 
   // ---------------------------------------------------------------- each check can fail
@@ -650,6 +745,38 @@ class K8sManifestsTest {
                 .put("expectations.yaml", "hca: 8\niface: net1\n")),
         new Mutation("expectations ConfigMap not mounted", JOB, "expectations",
             d -> preflight(jobSpec(d)).remove("volumeMounts")),
+        new Mutation("the wrapper runs the image's launcher path, not the copied bundle", WRAPPED, "wrapper-bundle",
+            d -> command(training(jobSpec(d, "llm-train-wrapped"))).set(0, "/usr/local/bin/nccl-triage")),
+        new Mutation("no initContainer copies the bundle", WRAPPED, "wrapper-bundle",
+            d -> ((ArrayNode) jobSpec(d, "llm-train-wrapped").path("initContainers")).removeAll()),
+        new Mutation("the bundle's emptyDir is a hostPath", WRAPPED, "wrapper-bundle", d -> {
+          ObjectNode v = (ObjectNode) named(jobSpec(d, "llm-train-wrapped").path("volumes"), "nccl-triage");
+          v.remove("emptyDir");
+          v.putObject("hostPath").put("path", "/opt/nccl-triage");
+        }),
+        new Mutation("the wrapped command is a shell string", WRAPPED, "wrapper-command", d -> {
+          ArrayNode cmd = command(training(jobSpec(d, "llm-train-wrapped")));
+          while (!cmd.get(cmd.size() - 1).asText().equals("--")) {
+            cmd.remove(cmd.size() - 1);
+          }
+          cmd.add("sh").add("-c").add("exec torchrun /workspace/train.py");
+        }),
+        new Mutation("the wrapper without --", WRAPPED, "preflight-missing", d -> {
+          ArrayNode cmd = command(training(jobSpec(d, "llm-train-wrapped")));
+          for (int i = 0; i < cmd.size(); i++) {
+            if (cmd.get(i).asText().equals("--")) {
+              cmd.remove(i);
+            }
+          }
+        }),
+        new Mutation("the wrapper expects net2", WRAPPED, "expect-iface", d -> {
+          ArrayNode cmd = command(training(jobSpec(d, "llm-train-wrapped")));
+          for (int i = 0; i < cmd.size(); i++) {
+            if (cmd.get(i).asText().equals("--expect-iface")) {
+              cmd.set(i + 1, cmd.textNode("net2"));
+            }
+          }
+        }),
         new Mutation("a sidecar beside the training container", JOB, "training-container",
             d -> ((ArrayNode) jobSpec(d).path("containers")).addObject().put("name", "sidecar").put("image", "busybox")));
   }
@@ -682,6 +809,14 @@ class K8sManifestsTest {
 
   static ObjectNode jobSpec(List<Doc> d) {
     return (ObjectNode) jobTemplate(d).path("spec");
+  }
+
+  static ObjectNode jobSpec(List<Doc> d, String name) {
+    return (ObjectNode) doc(d, "Job", name).node().path("spec").path("template").path("spec");
+  }
+
+  static ArrayNode command(ObjectNode container) {
+    return (ArrayNode) container.path("command");
   }
 
   static ObjectNode ptTemplate(List<Doc> d, String replica) {

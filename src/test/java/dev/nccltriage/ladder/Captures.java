@@ -55,7 +55,7 @@ public final class Captures {
   }
 
   /** The report schema's errors for a check/preflight document (empty when it is valid). */
-  static Set<ValidationMessage> schemaErrors(JsonNode doc) {
+  public static Set<ValidationMessage> schemaErrors(JsonNode doc) {
     return strictSchemaErrors(doc);
   }
 
@@ -108,7 +108,7 @@ public final class Captures {
     }
   }
 
-  static void deleteTree(Path dir) throws IOException {
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
