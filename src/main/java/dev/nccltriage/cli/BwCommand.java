@@ -46,7 +46,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "bw",
-    mixinStandardHelpOptions = true,
+    mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
     description = "Reads nccl-tests output (all_reduce_perf and friends; a file, or '-' for stdin) and compares"
         + " the large-message busbw with what the node's NICs carry: healthy, socket fallback, no GDR or few"
         + " NICs, single node, too small, or unknown.",
@@ -108,6 +108,7 @@ final class BwCommand implements Callable<Integer> {
       throw new NcclTriage.UsageError("--rate must be above 0 (Gb/s per port)");
     }
     String name = file == null ? "-" : file;
+    StdinNotice.ifTerminal(ctx, List.of(name), "nccl-tests output", "nccl-triage bw FILE");
     NcclTestsParser parser = new NcclTestsParser();
     LogFacts embedded = null;
     LogInputException embeddedError = null;

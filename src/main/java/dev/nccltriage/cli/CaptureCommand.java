@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
  * {@code nccl-triage capture}: records everything the ladder reads, in the capture layout, so that
  * {@code check --root DIR} or {@code check --capture FILE.tar.gz} replays it anywhere.
  */
-@Command(name = "capture", mixinStandardHelpOptions = true,
+@Command(name = "capture", mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
     description = "Records everything the ladder reads (files under /dev, /sys, /proc, command outputs, NCCL_*"
         + " environment) into a folder or a .tar.gz that `check --root/--capture` replays with the same verdict.")
 final class CaptureCommand implements Callable<Integer> {

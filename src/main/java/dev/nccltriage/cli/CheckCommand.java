@@ -9,7 +9,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nccl-triage check}: the seven-step ladder inside the Pod, with the NCCL log if given. */
-@Command(name = "check", mixinStandardHelpOptions = true,
+@Command(name = "check", mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
     description = "Runs the seven-step ladder in this container (or on a capture with --root/--capture), reads the"
         + " NCCL log if --log is given, and names the layer that owes the fix.",
     exitCodeListHeading = "%nExit codes:%n",

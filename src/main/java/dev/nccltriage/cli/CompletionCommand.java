@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
  * from the command model, e.g. {@code source <(nccl-triage completion bash)}. zsh loads the same
  * script through bashcompinit, which the script enables itself.
  */
-@Command(name = "completion", mixinStandardHelpOptions = true,
+@Command(name = "completion", mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
     description = "Prints a bash or zsh completion script: source <(nccl-triage completion bash).")
 final class CompletionCommand implements Callable<Integer> {
   private final Context ctx;

@@ -13,7 +13,22 @@ import java.util.Map;
  * run ({@link Cleanup}; Main runs it from a shutdown hook).
  */
 public record Context(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Path cwd,
-    boolean stdoutIsTerminal, boolean stderrIsTerminal, java.time.Clock clock, Preload preload, Cleanup cleanup) {
+    boolean stdoutIsTerminal, boolean stderrIsTerminal, java.time.Clock clock, Preload preload, Cleanup cleanup,
+    Tty tty) {
+
+  /**
+   * What the terminal tells beyond stdout and stderr being one: whether stdin is a terminal (a
+   * command waiting for a log there says so), and its width in columns (0: unknown), asked only
+   * when a report is about to be wrapped.
+   */
+  public record Tty(boolean stdin, java.util.function.IntSupplier columns) {
+    public static final Tty NONE = new Tty(false, () -> 0);
+  }
+
+  public Context(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Path cwd,
+      boolean stdoutIsTerminal, boolean stderrIsTerminal, java.time.Clock clock, Preload preload, Cleanup cleanup) {
+    this(in, out, err, env, cwd, stdoutIsTerminal, stderrIsTerminal, clock, preload, cleanup, Tty.NONE);
+  }
 
   public Context(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Path cwd,
       boolean stdoutIsTerminal, boolean stderrIsTerminal, java.time.Clock clock, Preload preload) {
@@ -30,16 +45,20 @@ public record Context(InputStream in, PrintStream out, PrintStream err, Map<Stri
     this(in, out, err, env, cwd, stdoutIsTerminal, false, java.time.Clock.systemUTC());
   }
 
-  /** Colour only on a terminal, never with NO_COLOR (any value) or TERM=dumb. */
+  /** Colour only on a terminal, never with NO_COLOR set and not empty (no-color.org) or TERM=dumb. */
   public boolean colour() {
-    return stdoutIsTerminal && !env.containsKey("NO_COLOR") && !"dumb".equals(env.get("TERM"));
+    return stdoutIsTerminal && env.getOrDefault("NO_COLOR", "").isEmpty() && !"dumb".equals(env.get("TERM"));
   }
 
-  /** COLUMNS clamped to 40..200; a number too large for an int is as wide as allowed, anything else 100. */
+  /**
+   * COLUMNS clamped to 40..200 (a number too large for an int is as wide as allowed); without a
+   * usable COLUMNS (shells seldom export it), the terminal's own width when stdout is one; else 100.
+   */
   public int width() {
     String c = env.getOrDefault("COLUMNS", "").strip().replaceFirst("^0+(?=[0-9])", "");
     if (!c.matches("[0-9]{1,40}")) {
-      return 100;
+      int tty = stdoutIsTerminal ? tty().columns().getAsInt() : 0;
+      return tty > 0 ? Math.max(40, Math.min(tty, 200)) : 100;
     }
     return c.length() > 9 ? 200 : Math.max(40, Math.min(Integer.parseInt(c), 200));
   }

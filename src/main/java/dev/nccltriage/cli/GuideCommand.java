@@ -42,7 +42,7 @@ import picocli.CommandLine.Option;
  * {@code nccl-triage guide}: asks a person at a terminal what the given evidence (log, capture)
  * does not answer, re-evaluates the tree after each answer and ends with the report of check.
  */
-@Command(name = "guide", mixinStandardHelpOptions = true,
+@Command(name = "guide", mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
     description = "Asks, at a terminal, only what the given evidence (--log, --root/--capture) does not answer,"
         + " shows the decision-tree path after each answer and ends with the same report as check."
         + " Tab completes answers; 'unknown' is always allowed; Ctrl-D ends with the verdict so far.",

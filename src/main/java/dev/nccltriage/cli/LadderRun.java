@@ -42,6 +42,7 @@ final class LadderRun {
       PodFacts pod = new LadderSource(root, runner, ctx.env(), Roots.pid(rootDir, o.pid)).probe();
       LogFacts logFacts = null;
       if (log != null) {
+        StdinNotice.ifTerminal(ctx, List.of(log), "an NCCL log", "--log FILE");
         try {
           logFacts = new NcclLogSource(ctx.in(), Math.min(4, Runtime.getRuntime().availableProcessors()))
               .withProgress(TerminalProgress.forContext(ctx)).read(List.of(log), ctx.cwd());

@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "lint",
-    mixinStandardHelpOptions = true,
+    mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
     description = "Checks Kubernetes manifests (multi-document YAML: Pod, Job, Deployment, StatefulSet, PyTorchJob,"
         + " MPIJob, Volcano Job, JobSet, LeaderWorkerSet ...) for what makes NCCL fall back, before the job runs.",
     exitCodeListHeading = "%nExit codes:%n",
@@ -68,6 +68,7 @@ final class LintCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     List<String> inputs = files == null || files.isEmpty() ? List.of("-") : files;
+    StdinNotice.ifTerminal(ctx, inputs, "Kubernetes YAML", "nccl-triage lint FILE.yaml (or helm template ... | nccl-triage lint -)");
     Version version = null;
     if (ncclVersion != null) {
       if (!ncclVersion.matches("\\d{1,6}\\.\\d{1,6}(\\.\\d{1,6})?(\\+\\S*)?")) {
@@ -100,7 +101,7 @@ final class LintCommand implements Callable<Integer> {
     switch (output) {
       case json -> report.writeJson(ctx.out());
       case markdown -> report.writeMarkdown(ctx.out());
-      default -> report.writeText(ctx.out());
+      default -> report.writeText(ctx.out(), ctx.width());
     }
     ctx.out().flush();
     if (templates == 0) {

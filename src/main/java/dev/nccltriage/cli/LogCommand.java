@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 /** {@code nccl-triage log [FILE...|-]}: triage a saved NCCL log. Wiring only. */
 @Command(
     name = "log",
-    mixinStandardHelpOptions = true,
+    mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
     description = "Reads the NCCL_DEBUG=INFO log of one job (files, '-' for stdin, .gz read as is; several"
         + " files, one per Pod, are one job) and says whether NCCL fell back, and which layer owes the fix.",
     exitCodeListHeading = "%nExit codes:%n",
@@ -51,6 +51,7 @@ final class LogCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     List<String> inputs = files == null || files.isEmpty() ? List.of("-") : files;
+    StdinNotice.ifTerminal(ctx, inputs, "an NCCL log", "nccl-triage log FILE (or kubectl logs POD | nccl-triage log -)");
     if (expectHcas != null && expectHcas < 1) {
       throw new NcclTriage.UsageError("--expect-hcas must be at least 1");
     }

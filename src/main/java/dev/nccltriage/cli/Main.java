@@ -19,6 +19,31 @@ public final class Main {
     }
   }
 
+  /**
+   * The terminal's width as jline reads it (stty, or the platform's call), 0 when it cannot. No
+   * signal handlers: SIGINT and SIGWINCH stay the JVM's, so the cleanup hooks still run.
+   */
+  static int terminalColumns() {
+    try (org.jline.terminal.Terminal t = org.jline.terminal.TerminalBuilder.builder().system(true).dumb(true)
+        .nativeSignals(false).build()) {
+      return Math.max(0, t.getWidth());
+    } catch (java.io.IOException | RuntimeException | LinkageError e) {
+      return 0;
+    }
+  }
+
+  private static java.util.function.IntSupplier once(java.util.function.IntSupplier s) {
+    int[] memo = {-1};
+    return () -> {
+      synchronized (memo) {
+        if (memo[0] < 0) {
+          memo[0] = s.getAsInt();
+        }
+        return memo[0];
+      }
+    };
+  }
+
   public static void main(String[] args) {
     Preload preload = Preload.forArgs(args); // first: it runs while the rest of start-up does
     StdoutErrors stdout = new StdoutErrors(new java.io.FileOutputStream(java.io.FileDescriptor.out));
@@ -33,7 +58,8 @@ public final class Main {
       cleanup.exitStatus().ifPresent(Runtime.getRuntime()::halt);
     }, "nccl-triage-cleanup"));
     Context ctx = new Context(System.in, out, err, System.getenv(), Path.of("").toAbsolutePath(),
-        isTerminal(1), isTerminal(2), java.time.Clock.systemUTC(), preload, cleanup);
+        isTerminal(1), isTerminal(2), java.time.Clock.systemUTC(), preload, cleanup,
+        new Context.Tty(isTerminal(0), once(Main::terminalColumns)));
     int code = NcclTriage.mainWithoutExit(ctx, args);
     System.exit(stdout.exitCode(code, out, err));
   }

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -45,7 +46,8 @@ public final class NcclTriage implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (log, check, preflight, capture, rules)");
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required ("
+        + String.join(", ", SUBCOMMANDS.keySet().stream().filter(n -> !n.equals("help")).toList()) + ")");
   }
 
   /** Runs the tool in-process and returns the exit code; tests call this. */
@@ -55,10 +57,29 @@ public final class NcclTriage implements Runnable {
     // arguments are names and commands, never picocli argument files: "@x" stays "@x" (a log
     // named @rank0.log, a wrapped command's "@hostfile" after --, which picocli would expand too)
     cl.setExpandAtFiles(false);
+    // help wraps between words, at the terminal's width on a terminal, else at picocli's 80
+    HelpWrap.apply(cl, ctx.stdoutIsTerminal() ? Math.max(55, ctx.width()) : 80);
     cl.setOut(new PrintWriter(ctx.out(), true));
     cl.setErr(new PrintWriter(ctx.err(), true));
     cl.setParameterExceptionHandler((ex, a) -> {
-      ctx.err().println("nccl-triage: " + Printable.text(ex.getMessage()));
+      boolean unknownCommand = ex instanceof CommandLine.UnmatchedArgumentException
+          && ex.getCommandLine().getCommandSpec().parent() == null && a.length > 0 && !a[0].startsWith("-")
+          && !SUBCOMMANDS.containsKey(a[0]);
+      if (unknownCommand) {
+        ctx.err().println("nccl-triage: unknown command '" + Printable.line(a[0], 80) + "'");
+        List<String> near = Suggest.nearest(a[0], SUBCOMMANDS.keySet());
+        if (!near.isEmpty()) {
+          ctx.err().println("Did you mean: " + String.join(" or ", near) + "?");
+        } else if (isFile(ctx, a[0])) {
+          ctx.err().println("To triage that file: nccl-triage log " + Printable.line(a[0], 200));
+        }
+      } else {
+        ctx.err().println("nccl-triage: " + Printable.text(ex.getMessage()));
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+          // a misspelt option: picocli's nearest names
+          ctx.err().println("Did you mean: " + String.join(" or ", u.getSuggestions().stream().limit(3).toList()) + "?");
+        }
+      }
       ctx.err().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
       return ExitCode.USAGE.code();
     });
@@ -91,6 +112,14 @@ public final class NcclTriage implements Runnable {
     });
     cl.setExitCodeExceptionMapper(t -> ExitCode.INTERNAL.code());
     return cl.execute(args);
+  }
+
+  private static boolean isFile(Context ctx, String name) {
+    try {
+      return java.nio.file.Files.isRegularFile(ctx.cwd().resolve(name));
+    } catch (RuntimeException e) {
+      return false; // not a path at all (a NUL byte)
+    }
   }
 
   private static boolean interrupted(Throwable t) {

@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
  * -jar} the JVM runs it as a child ({@link WrappedCommand}). stdout is then the command's alone:
  * the JSON line goes to stderr, before the report.
  */
-@Command(name = "preflight", mixinStandardHelpOptions = true, showEndOfOptionsDelimiterInUsageHelp = true,
+@Command(name = "preflight", mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class, showEndOfOptionsDelimiterInUsageHelp = true,
     description = {"check for a Job's initContainer: applies the expectations, prints one JSON document on stdout and"
         + " the readable report on stderr, and exits non-zero when the road to RDMA is missing.",
         "",

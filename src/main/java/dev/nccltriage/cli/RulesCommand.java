@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code nccl-triage rules}: lists the rules and prints the decision tree (or the fact vocabulary). */
-@Command(name = "rules", mixinStandardHelpOptions = true,
+@Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
     description = "Lists the loaded rules and prints the decision tree; --facts prints the fact vocabulary.")
 final class RulesCommand implements Callable<Integer> {
   private final Context ctx;

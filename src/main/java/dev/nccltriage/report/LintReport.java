@@ -91,6 +91,11 @@ public record LintReport(String version, List<Input> inputs, String status, List
   }
 
   public void writeText(PrintStream out) {
+    writeText(out, Integer.MAX_VALUE);
+  }
+
+  /** The findings by file and object, each wrapped at {@code width} under its own indentation. */
+  public void writeText(PrintStream out, int width) {
     String file = null;
     String object = null;
     for (Finding f : findings) {
@@ -104,8 +109,9 @@ public record LintReport(String version, List<Input> inputs, String status, List
         object = obj;
         out.println("  " + obj);
       }
-      out.println("    " + f.file() + ":" + f.line() + "  [" + f.severity() + "] " + f.message() + " (" + f.rule() + ")");
-      out.println("      fix: " + f.fix());
+      Wrap.para(out, "    ", f.file() + ":" + f.line() + "  [" + f.severity() + "] " + f.message() + " (" + f.rule() + ")",
+          6, width);
+      Wrap.para(out, "      ", "fix: " + f.fix(), 11, width);
     }
     for (LeftOut l : leftOut) {
       out.println(leftOutLine(l));

@@ -261,27 +261,11 @@ public final class TextReport {
 
   /** Word-wraps {@code text} to the width; continuation lines are indented by {@code hang}. */
   private void para(PrintStream out, String indent, String text, int hang) {
-    if (text == null) {
-      return;
-    }
-    String pad = " ".repeat(hang);
-    StringBuilder line = new StringBuilder(indent);
-    int visible = indent.length();
-    for (String word : text.split(" ")) {
-      int w = visible(word);
-      if (visible + w + 1 > width && visible > hang) {
-        out.println(line.toString().stripTrailing());
-        line = new StringBuilder(pad);
-        visible = hang;
-      }
-      line.append(word).append(' ');
-      visible += w + 1;
-    }
-    out.println(line.toString().stripTrailing());
+    Wrap.para(out, indent, text, hang, width);
   }
 
   private static int visible(String s) {
-    return s.replaceAll("\u001b\\[[0-9;]*m", "").length();
+    return Wrap.visible(s);
   }
 
   private static String clip(String s, int max) {

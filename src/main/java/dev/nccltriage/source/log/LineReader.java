@@ -47,6 +47,7 @@ final class LineReader {
     int pos = 0; // start of the current line in buf
     long consumed = 0; // stream offset of buf[0]
     long lineNo = skipFirst ? -1 : 0;
+    long linesReported = 0;
     boolean skipping = false; // inside the tail of an over-long line
     boolean eof = false;
     // bytes of the current line searched for its newline already: a line that arrives over
@@ -132,7 +133,8 @@ final class LineReader {
         eof = true;
       } else {
         len += n;
-        progress.advance(n);
+        progress.advance(n, Math.max(0, lineNo - linesReported));
+        linesReported = Math.max(linesReported, lineNo);
       }
     }
   }

@@ -77,7 +77,8 @@ public final class NcclLogSource {
     for (int i = 0; i < names.size(); i++) {
       total += planner.plan(i, names.get(i), cwd, plan);
     }
-    progress.expect(total);
+    // a stream (stdin, a pipe, gzip) has no size known ahead: progress then counts, without a total
+    progress.expect(plan.stream().anyMatch(u -> u instanceof Whole w && w.stream()) ? Progress.UNKNOWN : total);
     try {
       InputsMerge job = new InputsMerge(names);
       boolean streams = plan.stream().anyMatch(u -> u instanceof Whole w && w.stream());

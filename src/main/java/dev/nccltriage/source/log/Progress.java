@@ -7,11 +7,21 @@ package dev.nccltriage.source.log;
 public interface Progress {
   Progress NONE = new Progress() {};
 
-  /** Bytes about to be read from plain files (0 when unknown, e.g. stdin or gzip). */
+  /**
+   * Bytes about to be read, or {@link #UNKNOWN} when an input's size is not known ahead (stdin, a
+   * pipe, a gzip file: its bytes read are the uncompressed ones).
+   */
   default void expect(long bytes) {}
+
+  long UNKNOWN = -1;
 
   /** Bytes read since the last call; may be called from several threads. */
   default void advance(long bytes) {}
+
+  /** Bytes and lines read since the last call; may be called from several threads. */
+  default void advance(long bytes, long lines) {
+    advance(bytes);
+  }
 
   default void done() {}
 }
