@@ -47,8 +47,14 @@ public record PodFacts(
 
   public record Memlock(String status, String of, Long softBytes, Boolean ipcLock) {}
 
+  /** {@code gpuModels}: the distinct models of /proc/driver/nvidia/gpus, empty when none could be read. */
   public record GpuDirect(String status, Boolean peermemLoaded, Boolean peermemRegistered, Boolean nvPeerMem,
-      String kernel, String nvidiaModule, String driverVersion, Integer gpus, String gpuNicWorst, String topoStatus) {}
+      String kernel, String nvidiaModule, String driverVersion, Integer gpus, List<String> gpuModels,
+      String gpuNicWorst, String topoStatus) {
+    public GpuDirect {
+      gpuModels = List.copyOf(gpuModels);
+    }
+  }
 
   /**
    * The user-space verbs stack of the image, found as the dynamic loader would. {@code libibverbs}

@@ -15,6 +15,7 @@ import dev.nccltriage.source.probe.parse.DevInfiniband;
 import dev.nccltriage.source.probe.parse.IbvDevinfo;
 import dev.nccltriage.source.probe.parse.IpAddr;
 import dev.nccltriage.source.probe.parse.KernelVersion;
+import dev.nccltriage.source.probe.parse.GpuInformation;
 import dev.nccltriage.source.probe.parse.LdconfigCache;
 import dev.nccltriage.source.probe.parse.NvidiaDriverVersion;
 import dev.nccltriage.source.probe.parse.NvidiaSmiTopo;
@@ -103,6 +104,7 @@ class AllParsersFuzzTest {
     PROBES.put("NvidiaSmiTopo", NvidiaSmiTopo::parse);
     PROBES.put("DevInfiniband", DevInfiniband::parse);
     PROBES.put("LdconfigCache", LdconfigCache::parse);
+    PROBES.put("GpuInformation", t -> String.valueOf(GpuInformation.model(t)));
   }
 
   @BeforeAll
@@ -122,6 +124,7 @@ class AllParsersFuzzTest {
     probe("NvidiaSmiTopo", probes.resolve("nvidia-smi-topo"), "commands/nvidia-smi_topo_-m");
     probe("DevInfiniband", probes.resolve("dev-infiniband"));
     probe("LdconfigCache", probes.resolve("ldconfig-p"), "commands/ldconfig_-p");
+    probe("GpuInformation", null, "/information");
     probe("SysfsPort.parseState", null, "/state");
     probe("SysfsPort.parsePhysState", null, "/phys_state");
     probe("SysfsPort.parseRate", null, "/rate");
