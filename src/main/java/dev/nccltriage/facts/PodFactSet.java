@@ -144,6 +144,7 @@ public final class PodFactSet {
         s.put("env." + k, v, ev(ev, "env." + k));
       }
     });
+    GidFactSet.add(s, p, ev(ev, "env.NCCL_IB_GID_INDEX"));
     String ibHca = p.env().get("NCCL_IB_HCA");
     if (ibHca != null && !h.usable().isEmpty()) {
       NcclNameFilter filter = NcclNameFilter.parse(ibHca);
