@@ -18,14 +18,18 @@ import java.util.TreeSet;
 final class GidFactSet {
   private GidFactSet() {}
 
+  private static final List<String> NAMES = List.of("NCCL_IB_GID_INDEX", "NCCL_IB_ADDR_FAMILY",
+      "NCCL_IB_ROCE_VERSION_NUM", "NCCL_IB_ADDR_RANGE", "NCCL_IB_HCA");
+
   static void add(FactSet s, PodFacts p, List<Evidence> envEvidence) {
     PodFacts.Gids gids = p.gids();
-    GidIndexChoice.Wanted w = GidIndexChoice.wanted(p.env());
+    Map<String, String> env = env(s, p);
+    GidIndexChoice.Wanted w = GidIndexChoice.wanted(env);
     Set<String> sources = new LinkedHashSet<>();
     gids.ports().stream().map(PodFacts.PortGids::source).filter(x -> !x.equals("unreadable")).forEach(sources::add);
     s.put("probe.gids", sources.isEmpty() ? gids.status() : String.join(", ", sources), List.of());
     s.put("pod.gidWanted", w.label(), List.of());
-    List<PodFacts.PortGids> judged = judged(p);
+    List<PodFacts.PortGids> judged = judged(p, env.get("NCCL_IB_HCA"));
     if (judged.isEmpty()) {
       s.put("pod.gidSummary", gids.status().equals("n/a") ? "no RoCE port"
           : gids.status().equals("unreadable") ? "no GID table readable (no ports/<n>/gids/ in sysfs)"
@@ -54,7 +58,7 @@ final class GidFactSet {
     if (indexes.size() == 1) {
       s.put("pod.gidIndexSuggested", String.valueOf(indexes.first()), wantedEv);
     }
-    String value = p.env().get("NCCL_IB_GID_INDEX");
+    String value = env.get("NCCL_IB_GID_INDEX");
     Integer envIndex = GidIndexChoice.envIndex(value);
     String summary = wantedSummary(w, judged.size(), wantedAt, missing, untold);
     if (envIndex != null) {
@@ -73,10 +77,10 @@ final class GidFactSet {
         s.put("pod.gidDefaultHolds", h.what(), concat(h.evidence(), wantedEv, List.of()));
       }
       Holding shown = holding(judged, 0, w);
-      summary += "; NCCL_IB_GID_INDEX unset: NCCL 2.21+ picks " + autoText(judged, w, p.env())
+      summary += "; NCCL_IB_GID_INDEX unset: NCCL 2.21+ picks " + autoText(judged, w, env)
           + ", NCCL before 2.21 index 0 (" + (shown.ports().isEmpty() ? "the " + w.label() + " GID" : shown.what()) + ")";
     } else {
-      summary += "; NCCL_IB_GID_INDEX=" + value.strip() + ": NCCL 2.21+ picks " + autoText(judged, w, p.env());
+      summary += "; NCCL_IB_GID_INDEX=" + value.strip() + ": NCCL 2.21+ picks " + autoText(judged, w, env);
     }
     s.put("pod.gidSummary", summary, wantedEv);
   }
@@ -140,9 +144,23 @@ final class GidFactSet {
     return String.join(", ", parts) + (unknown > 0 ? ", unknown on " + unknown : "");
   }
 
+  /**
+   * The variables NCCL's choice depends on, as the other rules see them: what the log says NCCL
+   * was set to where there is a log, else the environment of the Pod's process.
+   */
+  private static Map<String, String> env(FactSet s, PodFacts p) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String name : NAMES) {
+      String v = s.get("env." + name).map(x -> String.valueOf(x.value())).orElse(p.env().get(name));
+      if (v != null) {
+        out.put(name, v);
+      }
+    }
+    return out;
+  }
+
   /** The RoCE ports of the usable HCAs NCCL would use whose table could be read. */
-  private static List<PodFacts.PortGids> judged(PodFacts p) {
-    String ibHca = p.env().get("NCCL_IB_HCA");
+  private static List<PodFacts.PortGids> judged(PodFacts p, String ibHca) {
     NcclNameFilter filter = ibHca == null || ibHca.isBlank() ? null : NcclNameFilter.parse(ibHca);
     List<PodFacts.PortGids> out = new ArrayList<>();
     for (PodFacts.PortGids g : p.gids().ports()) {

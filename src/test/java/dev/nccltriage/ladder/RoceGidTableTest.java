@@ -133,6 +133,31 @@ class RoceGidTableTest {
     assertThat(Captures.ladderStatuses(run.json())).contains("3:pass");
   }
 
+  /** The index NCCL echoed in its log is the one judged (and named), as the env rules read it. */
+  @Test
+  void theIndexTheLogEchoesIsTheOneJudged() throws IOException {
+    Path root = capture(ENV + "NCCL_IB_GID_INDEX=0\n");
+    Path log = tmp.resolve("rank0.log");
+    Files.writeString(log, "trainer-worker-0:412:412 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+        + "trainer-worker-0:412:412 [0] NCCL INFO NCCL_IB_GID_INDEX set by environment to 3.\n");
+    CliRun run = CliRun.run("check", "--root", root.toString(), "-o", "json", "--log", log.toString());
+    assertThat(rules(run.json())).doesNotContain("L-pod-gid-index-not-routable");
+    assertThat(observed(run.json())).endsWith("NCCL_IB_GID_INDEX=3 selects it on all 8");
+
+    Files.writeString(log, "trainer-worker-0:412:412 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+        + "trainer-worker-0:412:412 [0] NCCL INFO NCCL_IB_GID_INDEX set by environment to 1.\n");
+    run = CliRun.run("check", "--root", capture2(ENV).toString(), "-o", "json", "--log", log.toString());
+    assertThat(rules(run.json())).contains("L-pod-gid-index-not-routable");
+    assertThat(run.json().at("/verdict").toString()).contains("NCCL_IB_GID_INDEX=1 selects a link-local RoCE v2 GID");
+  }
+
+  private Path capture2(String env) throws IOException {
+    Path root = tmp.resolve("cap2");
+    Captures.copyTree(Captures.DIR.resolve(SAMPLE), root);
+    Files.writeString(root.resolve(".nccl-triage/env"), env);
+    return root;
+  }
+
   /** One VF whose netdev has its IPv4 GIDs at 4 and 5 (a second link-local address came first). */
   @Test
   void indexesThatDifferBetweenPortsLeaveNoOneIndexToSet() throws IOException {
