@@ -180,6 +180,7 @@ public final class PodFactSet {
         : c2c ? g.gpuNicWorst() + " (through its Grace CPU over NVLink-C2C: NCCL's P2C path)" : g.gpuNicWorst(),
         ev(ev, "pod.gpuNicWorst"));
 
+    GidFactSet.add(s, p, envEvidence(s, "NCCL_IB_GID_INDEX"));
     String ibHca = env(s, "NCCL_IB_HCA");
     List<Evidence> ibHcaEv = s.get("env.NCCL_IB_HCA").map(FactValue::evidence).orElse(List.of());
     NcclNameFilter filter = ibHca == null ? null : NcclNameFilter.parse(ibHca);
