@@ -40,8 +40,6 @@ import org.yaml.snakeyaml.LoaderOptions;
  */
 public final class ManifestSource {
   static final String MULTUS = "k8s.v1.cni.cncf.io/networks";
-  /** Lints a template is exempt from, the kube-linter way: "K-rule[,K-other]" on the object or its template. */
-  public static final String IGNORE = "nccl-triage.io/ignore";
   /** The largest object (document or list item) read, in characters. */
   public static final long MAX_OBJECT_CHARS = 8L << 20;
   private static final String NAME = "[a-z0-9]([-a-z0-9.]*[a-z0-9])?";
@@ -207,7 +205,7 @@ public final class ManifestSource {
     if (name == null) {
       name = doc.at("metadata", "generateName").text();
     }
-    Set<String> ignored = ignored(doc.at("metadata", "annotations", IGNORE));
+    Set<String> ignored = Suppressions.of(doc.at("metadata", "annotations", Suppressions.ANNOTATION));
     List<Found> found = new ArrayList<>();
     walk(doc, "", 1, found);
     long pods = 0;
@@ -258,21 +256,6 @@ public final class ManifestSource {
         i++;
       }
     }
-  }
-
-  /** The rule ids an {@link #IGNORE} annotation names (comma- or space-separated); none when absent. */
-  static Set<String> ignored(Node annotation) {
-    String v = annotation.text();
-    if (v == null || v.isBlank()) {
-      return Set.of();
-    }
-    Set<String> ids = new java.util.LinkedHashSet<>();
-    for (String id : v.split("[,\\s]+")) {
-      if (!id.isEmpty()) {
-        ids.add(id);
-      }
-    }
-    return ids;
   }
 
   /** Not a comma list of [namespace/]name[@interface], nor a JSON list of objects with a name. */

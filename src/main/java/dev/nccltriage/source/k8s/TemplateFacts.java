@@ -200,7 +200,7 @@ final class TemplateFacts {
     }
     // the object's annotation covers all its templates; a template's own covers that one
     Set<String> ignore = new java.util.LinkedHashSet<>(objectIgnores);
-    ignore.addAll(ManifestSource.ignored(metadata.at("annotations", ManifestSource.IGNORE)));
+    ignore.addAll(Suppressions.of(metadata.at("annotations", Suppressions.ANNOTATION)));
     return new PodTemplate(file, kind, name, f.path(), tplLine, facts, containerAt, Set.copyOf(ignore));
   }
 }

@@ -122,8 +122,8 @@ class LintSuppressionTest {
 
   @Test
   void annotationValuesParse() {
-    assertThat(ManifestSource.ignored(new Node(" K-a,K-b  K-c ,, ", 1, 1))).containsExactly("K-a", "K-b", "K-c");
-    assertThat(ManifestSource.ignored(new Node("", 1, 1))).isEmpty();
-    assertThat(ManifestSource.ignored(Node.MISSING)).isEmpty();
+    assertThat(Suppressions.of(new Node(" K-a,K-b  K-c ,, ", 1, 1))).containsExactly("K-a", "K-b", "K-c");
+    assertThat(Suppressions.of(new Node("", 1, 1))).isEmpty();
+    assertThat(Suppressions.of(Node.MISSING)).isEmpty();
   }
 }
