@@ -3,11 +3,11 @@ package dev.nccltriage.cli;
 import dev.nccltriage.facts.BwFactSet;
 import dev.nccltriage.facts.FactSet;
 import dev.nccltriage.facts.FactValue;
-import dev.nccltriage.facts.InputStats;
 import dev.nccltriage.facts.LogFactSet;
 import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.host.IoProblems;
 import dev.nccltriage.report.BwSection;
+import dev.nccltriage.report.Input;
 import dev.nccltriage.report.JsonReport;
 import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
@@ -89,7 +89,7 @@ final class BwCommand implements Callable<Integer> {
   @Option(names = "--log", paramLabel = "FILE", description = "The job's NCCL_DEBUG=INFO log, to pick between hypotheses.")
   String log;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default), json or markdown.")
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = OutputFormat.HELP)
   OutputFormat output = OutputFormat.text;
 
   @Mixin CommonOptions common;
@@ -112,18 +112,21 @@ final class BwCommand implements Callable<Integer> {
     NcclTestsParser parser = new NcclTestsParser();
     LogFacts embedded = null;
     LogInputException embeddedError = null;
+    Input input;
     try (InputStream raw = open(name)) {
       LineTee tee = new LineTee(gunzipped(raw), parser::accept, MAX_LINE);
       if (log == null) {
         // NCCL lines in the same output are read as a log in the same pass: the input is read once,
-        // never held (it may be stdin). Used only when the output has NCCL lines, as before.
+        // never held (it may be stdin). Used only when the output has NCCL lines, as before. Its
+        // evidence names the output's file.
         try {
-          embedded = new NcclLogSource(tee, 1).read(List.of("-"), ctx.cwd());
+          embedded = new NcclLogSource(tee, 1).readStream(name);
         } catch (LogInputException e) {
           embeddedError = e;
         }
       }
       tee.drain();
+      input = Input.ncclTests(name, tee.lines(), parser.ncclLines(), tee.truncatedLines());
     } catch (IOException e) {
       throw new NcclTriage.UsageError(name + ": cannot read: " + e.getMessage());
     }
@@ -175,11 +178,11 @@ final class BwCommand implements Callable<Integer> {
               bwVerdict.advice());
     }
     BwSection section = section(run, facts, hyp, chosen);
-    List<InputStats> inputs = new ArrayList<>();
-    if (logFacts != null) {
-      inputs.addAll(logFacts.inputs());
-    }
-    Report report = new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), "bw", inputs,
+    // the output, the capture that gave the NICs, the companion log (the output itself when embedded)
+    List<Input> inputs = new ArrayList<>();
+    inputs.add(input);
+    inputs.addAll(Input.of(root, capture, log == null ? null : logFacts.inputs()));
+    Report report = new Report(Report.SCHEMA_VERSION, Report.TOOL, NcclTriage.version(), "bw", inputs,
         null, null, logFacts == null ? null : LogSection.of(logFacts), verdict, section);
     Reports.render(report, output, ctx, json);
     return Reports.exitCode(verdict, common.failOn);

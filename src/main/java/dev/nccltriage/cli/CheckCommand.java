@@ -22,7 +22,7 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--log", paramLabel = "FILE|-", description = "The job's NCCL_DEBUG=INFO log ('-' for stdin).")
   String log;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default), json or markdown.")
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = OutputFormat.HELP)
   OutputFormat output = OutputFormat.text;
 
   CheckCommand(Context ctx) {

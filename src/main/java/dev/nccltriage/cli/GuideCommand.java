@@ -8,6 +8,7 @@ import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.facts.PodFactSet;
 import dev.nccltriage.facts.PodFacts;
 import dev.nccltriage.host.IoProblems;
+import dev.nccltriage.report.Input;
 import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.report.TextReport;
@@ -185,8 +186,8 @@ final class GuideCommand implements Callable<Integer> {
       w.flush();
     }
     w.flush();
-    Report report = new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), "guide",
-        logFacts == null ? List.of() : logFacts.inputs(), engine.steps(facts), pod,
+    Report report = new Report(Report.SCHEMA_VERSION, Report.TOOL, NcclTriage.version(), "guide",
+        Input.of(root, capture, logFacts == null ? null : logFacts.inputs()), engine.steps(facts), pod,
         logFacts == null ? null : LogSection.of(logFacts), v, null);
     new TextReport(ctx.width(), ctx.colour()).write(report, ctx.out());
     ctx.out().flush();

@@ -11,6 +11,7 @@ import dev.nccltriage.host.CommandRunner;
 import dev.nccltriage.host.ExecRunner;
 import dev.nccltriage.host.HostRoot;
 import dev.nccltriage.host.ReplayRunner;
+import dev.nccltriage.report.Input;
 import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.rules.Engine;
@@ -61,8 +62,8 @@ final class LadderRun {
       Engine engine = new Engine(rules);
       List<LadderStep> steps = engine.steps(facts);
       Verdict verdict = engine.evaluate(facts, logFacts == null ? List.of() : logFacts.differs(), containerOnly);
-      return new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), command,
-          logFacts == null ? List.of() : logFacts.inputs(), steps, pod,
+      return new Report(Report.SCHEMA_VERSION, Report.TOOL, NcclTriage.version(), command,
+          Input.of(o.root, o.capture, logFacts == null ? null : logFacts.inputs()), steps, pod,
           logFacts == null ? null : LogSection.of(logFacts), verdict, null);
     });
   }

@@ -2,7 +2,10 @@ package dev.nccltriage.cli;
 
 import dev.nccltriage.evidence.Evidence;
 import dev.nccltriage.facts.Version;
+import dev.nccltriage.report.Input;
 import dev.nccltriage.report.LintReport;
+import dev.nccltriage.report.LintSarif;
+import dev.nccltriage.report.YamlReport;
 import dev.nccltriage.rules.Engine;
 import dev.nccltriage.rules.Rule;
 import dev.nccltriage.rules.RuleSet;
@@ -12,6 +15,7 @@ import dev.nccltriage.source.k8s.ManifestSource;
 import dev.nccltriage.source.k8s.PodTemplate;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -46,8 +50,19 @@ final class LintCommand implements Callable<Integer> {
   @Parameters(paramLabel = "MANIFEST", arity = "0..*", description = "YAML files; '-' or none reads stdin.")
   List<String> files;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default), json or markdown.")
-  OutputFormat output = OutputFormat.text;
+  /** lint's forms: the report's, and SARIF for code scanning. */
+  enum Format { text, json, yaml, markdown, sarif }
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT",
+      description = "text (default), json, yaml, markdown or sarif. json and yaml are one document, whose JSON"
+          + " Schema is in the jar; sarif is SARIF 2.1.0 for GitHub and GitLab code scanning.")
+  Format output = Format.text;
+
+  @Option(names = "--exclude", paramLabel = "RULE", split = ",",
+      description = "Do not report this lint (repeatable, or a comma list), as the annotation"
+          + " nccl-triage.io/ignore: RULE[,RULE] does for one object or pod template. Suppressed findings are"
+          + " counted, and do not count toward the exit code.")
+  List<String> exclude = new ArrayList<>();
 
   @Option(names = "--rdma-resource", paramLabel = "NAME",
       description = "A site resource name that gives RDMA devices (repeatable), besides rdma/*, nvidia.com/hostdev,"
@@ -78,28 +93,40 @@ final class LintCommand implements Callable<Integer> {
       version = Version.parse(ncclVersion);
     }
     RuleSet rules = ctx.preload().ruleSet(common.rulesDir(ctx));
+    List<Rule.Lint> run = rules.lints().stream().filter(LINTS).toList();
+    Set<String> excluded = new LinkedHashSet<>();
+    for (String e : exclude) {
+      String id = e.strip();
+      if (run.stream().noneMatch(l -> l.id().equals(id))) {
+        throw new NcclTriage.UsageError("--exclude " + id + ": lint runs no rule of that id (nccl-triage rules lists"
+            + " them: K-* and L-env-*)");
+      }
+      excluded.add(id);
+    }
     Version stated = version;
     ManifestSource source = new ManifestSource(ctx.in(), Set.copyOf(rdmaResources));
     Engine engine = new Engine(rules);
     LintReport.Findings findings = new LintReport.Findings(MAX_FINDINGS_PER_RULE);
-    List<LintReport.Input> inputStats = new ArrayList<>();
+    List<Input> inputStats = new ArrayList<>();
     long templates = 0;
     for (String in : inputs) {
       ManifestSource.Counts counts;
       try {
         // each template is linted as it is read and then dropped: a cluster's worth of YAML is streamed
-        counts = source.read(in, ctx.cwd(), t -> lint(engine, t, stated, findings));
+        counts = source.read(in, ctx.cwd(), t -> lint(engine, t, stated, excluded, findings));
       } catch (ManifestException e) {
         throw new NcclTriage.UsageError(e.getMessage());
       }
-      inputStats.add(new LintReport.Input(in, counts.objects(), counts.templates()));
+      inputStats.add(Input.manifest(in, counts.lines(), counts.objects(), counts.templates()));
       templates += counts.templates();
     }
     String status = templates == 0 ? "no-pod-template" : findings.count("problem") > 0 ? "problem"
         : findings.count("warn") > 0 ? "warn" : "healthy";
     LintReport report = LintReport.of(NcclTriage.version(), inputStats, status, findings);
     switch (output) {
-      case json -> report.writeJson(ctx.out());
+      case json -> ctx.preload().json().join().write(report, ctx.out());
+      case yaml -> new YamlReport().write(report, ctx.out());
+      case sarif -> ctx.preload().json().join().write(LintSarif.document(report, run), ctx.out());
       case markdown -> report.writeMarkdown(ctx.out());
       default -> report.writeText(ctx.out(), ctx.width());
     }
@@ -112,17 +139,24 @@ final class LintCommand implements Callable<Integer> {
     return fail ? ExitCode.PROBLEM.code() : ExitCode.HEALTHY.code();
   }
 
-  private static void lint(Engine engine, PodTemplate t, Version version, LintReport.Findings into) {
+  private static void lint(Engine engine, PodTemplate t, Version version, Set<String> excluded,
+      LintReport.Findings into) {
     if (version != null) {
       // stated by the user, so no line of the manifest is its evidence (as with --expect-hcas)
       t.facts().put("log.ncclVersion", version, List.of());
     }
+    Predicate<String> suppressed = id -> excluded.contains(id) || t.ignore().contains(id);
     List<LintReport.Finding> mine = new ArrayList<>();
-    for (Verdict.Finding f : engine.lints(t.facts(), LINTS, into::shows)) {
-      Evidence at = f.evidence().isEmpty() ? new Evidence(t.file(), t.line(), "") : f.evidence().get(0);
+    for (Verdict.Finding f : engine.lints(t.facts(), LINTS, id -> !suppressed.test(id) && into.shows(id))) {
+      if (suppressed.test(f.rule())) {
+        into.suppress();
+        continue;
+      }
+      // a lint without evidence points at the template; the line's text is not at hand here: unknown
+      Evidence at = f.evidence().isEmpty() ? new Evidence(t.file(), t.line(), null) : f.evidence().get(0);
       String container = t.containerAt().get(at.line());
       mine.add(new LintReport.Finding(t.file(), at.line(), f.rule(), f.severity(), f.layer(), f.message(), f.fix(),
-          new LintReport.Target(t.kind(), t.name(), t.path(), container), f.evidence()));
+          new LintReport.Target(t.kind(), t.name(), t.path().isEmpty() ? null : t.path(), container), f.evidence()));
     }
     mine.sort(Comparator.comparingLong(LintReport.Finding::line).thenComparing(LintReport.Finding::rule));
     mine.forEach(into::add);

@@ -3,6 +3,7 @@ package dev.nccltriage.cli;
 import dev.nccltriage.facts.FactSet;
 import dev.nccltriage.facts.LogFactSet;
 import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.report.Input;
 import dev.nccltriage.report.JsonReport;
 import dev.nccltriage.report.LogSection;
 import dev.nccltriage.report.Report;
@@ -33,7 +34,7 @@ final class LogCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", arity = "0..*", description = "Log files; '-' or none reads stdin.")
   List<String> files;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default), json or markdown.")
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = OutputFormat.HELP)
   OutputFormat output = OutputFormat.text;
 
   @Option(names = "--expect-hcas", paramLabel = "N", description = "HCA ports each node should give NCCL.")
@@ -68,7 +69,8 @@ final class LogCommand implements Callable<Integer> {
     RuleSet rules = ctx.preload().ruleSet(common.rulesDir(ctx));
     FactSet factSet = LogFactSet.from(facts, expectHcas);
     Verdict verdict = new Engine(rules).evaluate(factSet, facts.differs());
-    Report report = new Report(Report.SCHEMA_VERSION, "nccl-triage", NcclTriage.version(), "log", facts.inputs(),
+    Report report = new Report(Report.SCHEMA_VERSION, Report.TOOL, NcclTriage.version(), "log",
+        Input.logs(facts.inputs()),
         null, null, LogSection.of(facts), verdict, null);
     Reports.render(report, output, ctx, json);
     return Reports.exitCode(verdict, common.failOn);

@@ -2,6 +2,9 @@ package dev.nccltriage.cli;
 
 import dev.nccltriage.evidence.Printable;
 import dev.nccltriage.host.IoProblems;
+import dev.nccltriage.report.JsonReport;
+import dev.nccltriage.report.VersionReport;
+import dev.nccltriage.report.YamlReport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -43,6 +46,14 @@ public final class NcclTriage implements Runnable {
   private static final Set<String> NEED_TREE = Set.of("help", "completion");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** The forms of --version: a line, or a document with the commit and build date. */
+  enum VersionFormat { text, json, yaml }
+
+  @CommandLine.Option(names = {"-o", "--output"}, paramLabel = "FORMAT",
+      description = "With --version: text (default), json or yaml, with the git commit and build date."
+          + " Each command has its own -o, after its name.")
+  VersionFormat output = VersionFormat.text;
 
   @Override
   public void run() {
@@ -111,6 +122,18 @@ public final class NcclTriage implements Runnable {
       return ExitCode.INTERNAL.code();
     });
     cl.setExitCodeExceptionMapper(t -> ExitCode.INTERNAL.code());
+    cl.setExecutionStrategy(parsed -> {
+      NcclTriage root = cl.getCommand();
+      if (root.output != VersionFormat.text) {
+        if (!parsed.isVersionHelpRequested()) {
+          throw new CommandLine.ParameterException(cl, "-o/--output before a command goes with --version only;"
+              + " put it after the command (nccl-triage log -o json FILE)");
+        }
+        root.printVersion(ctx);
+        return ExitCode.HEALTHY.code();
+      }
+      return new CommandLine.RunLast().execute(parsed);
+    });
     return cl.execute(args);
   }
 
@@ -119,6 +142,21 @@ public final class NcclTriage implements Runnable {
       return java.nio.file.Files.isRegularFile(ctx.cwd().resolve(name));
     } catch (RuntimeException e) {
       return false; // not a path at all (a NUL byte)
+    }
+  }
+
+  /** --version -o json|yaml: one document on stdout. */
+  private void printVersion(Context ctx) {
+    BuildInfo build = BuildInfo.read();
+    VersionReport doc = VersionReport.of(version(), build.commit(), build.buildDate(), Runtime.version().toString());
+    try {
+      if (output == VersionFormat.json) {
+        new JsonReport().write(doc, ctx.out());
+      } else {
+        new YamlReport().write(doc, ctx.out());
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
@@ -147,8 +185,9 @@ public final class NcclTriage implements Runnable {
    * stay complete.
    */
   static CommandLine commandLine(CommandLine.IFactory factory, String... args) {
-    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
-      return new CommandLine(new NcclTriage(), factory); // prints a line; needs no command
+    List<String> all = java.util.Arrays.asList(args);
+    if ((all.contains("--version") || all.contains("-V")) && all.stream().noneMatch(SUBCOMMANDS::containsKey)) {
+      return new CommandLine(new NcclTriage(), factory); // prints the version; needs no command
     }
     Class<?> leaf = args.length == 0 || NEED_TREE.contains(args[0]) ? null : SUBCOMMANDS.get(args[0]);
     if (leaf == null) {

@@ -4,6 +4,7 @@ import dev.nccltriage.report.JsonReport;
 import dev.nccltriage.report.MarkdownReport;
 import dev.nccltriage.report.Report;
 import dev.nccltriage.report.TextReport;
+import dev.nccltriage.report.YamlReport;
 import dev.nccltriage.rules.Verdict;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
@@ -32,6 +33,7 @@ final class Reports {
         JsonReport json = prepared.join();
         (json != null ? json : new JsonReport()).write(report, ctx.out());
       }
+      case yaml -> new YamlReport().write(report, ctx.out());
       case markdown -> new MarkdownReport().write(report, ctx.out());
       default -> new TextReport(ctx.width(), ctx.colour()).write(report, ctx.out());
     }

@@ -4,6 +4,7 @@ import dev.nccltriage.evidence.Evidence;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -13,6 +14,8 @@ import java.util.regex.Pattern;
  */
 public final class PodFactSet {
   private static final Pattern OVERLAY = Pattern.compile("^(lo|eth0|docker|veth|cni|flannel|cali|tunl|kube-|cilium|weave|vxlan|genev|lxc)");
+  /** GPUs of a Grace superchip (NVIDIA GH200 480GB, NVIDIA GB200): joined to their CPU by NVLink-C2C. */
+  private static final Pattern GRACE_SUPERCHIP = Pattern.compile("\\bG[HB][0-9]{3}\\b");
 
   private PodFactSet() {}
 
@@ -87,29 +90,47 @@ public final class PodFactSet {
       s.put("pod.secondaryCount", (long) secondary.size(), ifEv);
       List<String> noAddr = r.netdevsHere().stream().filter(n -> ifs.interfaces().stream()
           .noneMatch(i -> i.name().equals(n) && i.addresses().stream().anyMatch(PodFactSet::routable))).toList();
-      s.put("pod.rdmaNetdevsNoAddress", noAddr, ifEv);
+      s.put("pod.rdmaNetdevsNoAddress", noAddr, noAddr.isEmpty() ? ifEv
+          : concat(ifaceEv(ev, noAddr), ev(ev, "pod.rdmaNetdevs")));
       List<String> down = new ArrayList<>();
+      List<String> downNames = new ArrayList<>();
       for (PodFacts.Iface i : ifs.interfaces()) {
         String state = linkDown(i);
         if (state != null && (secondary.contains(i.name()) || r.netdevsHere().contains(i.name()))) {
           down.add(i.name() + " (" + state + ")");
+          downNames.add(i.name());
         }
       }
-      s.put("pod.secondaryDown", down, ifEv);
-      // Q3 from the container when the log did not say: the interface NCCL will pick
+      // the interfaces whose link state was judged: those down, else the RDMA-side ones (all up)
+      List<String> judged = new ArrayList<>(secondary);
+      r.netdevsHere().stream().filter(n -> !judged.contains(n)).forEach(judged::add);
+      List<Evidence> judgedEv = ifaceEv(ev, down.isEmpty() ? judged : downNames);
+      s.put("pod.secondaryDown", down, judgedEv.isEmpty() ? ifEv : judgedEv);
+      // the interface NCCL will pick for bootstrap and the IB handshake, from what the container shows
+      Optional<SocketInterfaceChoice.Pick> pick = SocketInterfaceChoice.predict(env(s, "NCCL_SOCKET_IFNAME"),
+          env(s, "NCCL_SOCKET_FAMILY"), ifs.interfaces());
+      List<Evidence> pickEv = new ArrayList<>();
+      pick.ifPresent(k -> pickEv.add(new Evidence("ncclFindInterfaces", 0,
+          "predicted " + k.name() + " " + k.address() + " (" + k.how() + ")")));
+      List<String> cited = new ArrayList<>();
+      pick.ifPresent(k -> cited.add(k.name()));
+      secondary.stream().filter(n -> !cited.contains(n)).forEach(cited::add);
+      pickEv.addAll(concat(envEvidence(s, "NCCL_SOCKET_IFNAME"), ifaceEv(ev, cited)));
+      s.put("pod.oobPredicted", pick.map(SocketInterfaceChoice.Pick::name).orElse("none"), pickEv);
+      pick.ifPresent(k -> s.put("pod.oobOverlay", OVERLAY.matcher(k.name()).find(), pickEv));
+      // Q3 from the container when the log did not say
       if (s.get("net.oobInterface").isEmpty()) {
-        SocketInterfaceChoice.predict(env(s, "NCCL_SOCKET_IFNAME"), env(s, "NCCL_SOCKET_FAMILY"), ifs.interfaces())
-            .ifPresent(pick -> {
-              List<Evidence> pickEv = new ArrayList<>(List.of(new Evidence("ncclFindInterfaces", 0,
-                  "predicted " + pick.name() + " " + pick.address() + " (" + pick.how() + ")")));
-              pickEv.addAll(concat(envEvidence(s, "NCCL_SOCKET_IFNAME"), ifEv));
-              s.put("net.oobInterface", pick.name(), pickEv);
-              s.put("net.oobAddress", pick.address(), pickEv);
-            });
+        pick.ifPresent(k -> {
+          s.put("net.oobInterface", k.name(), pickEv);
+          s.put("net.oobAddress", k.address(), pickEv);
+        });
       }
       String sock = env(s, "NCCL_SOCKET_IFNAME");
       if (sock != null && sock.length() > 1) {
-        s.put("pod.socketIfnameMatches", NcclNameFilter.parse(sock).selectsAny(names), concat(ifEv, envEvidence(s, "NCCL_SOCKET_IFNAME")));
+        NcclNameFilter filter = NcclNameFilter.parse(sock);
+        List<String> selected = names.stream().filter(filter::selects).toList();
+        s.put("pod.socketIfnameMatches", !selected.isEmpty(),
+            concat(envEvidence(s, "NCCL_SOCKET_IFNAME"), selected.isEmpty() ? ifEv : ifaceEv(ev, selected)));
       }
       if (expect.iface() != null) {
         boolean present = ifs.interfaces().stream().anyMatch(i -> i.name().equals(expect.iface())
@@ -148,7 +169,18 @@ public final class PodFactSet {
     }
     s.put("pod.gpus", g.gpus() == null ? null : (long) g.gpus(), ev(ev, "pod.gpus"));
     s.put("pod.gpuNicWorst", g.gpuNicWorst(), ev(ev, "pod.gpuNicWorst"));
+    s.put("pod.gpuModels", g.gpuModels().isEmpty() ? null : g.gpuModels(), ev(ev, "pod.gpuModels"));
+    boolean judged = g.gpuNicWorst() != null && !g.gpuModels().isEmpty();
+    boolean c2c = judged && c2c(g);
+    if (judged) {
+      s.put("pod.gpuNicC2c", c2c, c2c ? concat(ev(ev, "pod.gpuNicWorst"), ev(ev, "pod.gpuModels"))
+          : ev(ev, "pod.gpuNicWorst"));
+    }
+    s.put("pod.gpuNicPath", g.gpuNicWorst() == null ? null
+        : c2c ? g.gpuNicWorst() + " (through its Grace CPU over NVLink-C2C: NCCL's P2C path)" : g.gpuNicWorst(),
+        ev(ev, "pod.gpuNicWorst"));
 
+    GidFactSet.add(s, p, envEvidence(s, "NCCL_IB_GID_INDEX"));
     String ibHca = env(s, "NCCL_IB_HCA");
     List<Evidence> ibHcaEv = s.get("env.NCCL_IB_HCA").map(FactValue::evidence).orElse(List.of());
     NcclNameFilter filter = ibHca == null ? null : NcclNameFilter.parse(ibHca);
@@ -225,9 +257,32 @@ public final class PodFactSet {
     return s.get("env." + name).map(FactValue::evidence).orElse(List.of());
   }
 
+  /**
+   * A Grace superchip's GPU (GH200, GB200) reaches the CPU over NVLink-C2C, not PCIe, so nvidia-smi
+   * shows its NIC on that CPU as PHB or NODE; NCCL calls this path P2C and (from 2.27 by default)
+   * uses GPUDirect RDMA over it. A NIC across the SMP link (SYS) is no C2C path.
+   */
+  private static boolean c2c(PodFacts.GpuDirect g) {
+    return g.gpuModels().stream().allMatch(m -> GRACE_SUPERCHIP.matcher(m).find())
+        && (g.gpuNicWorst().equals("PHB") || g.gpuNicWorst().equals("NODE"));
+  }
+
   /** An address other hosts could reach: not loopback, not IPv6 link-local. */
   private static boolean routable(String addr) {
     return !addr.startsWith("127.") && !addr.startsWith("::1") && !addr.toLowerCase().startsWith("fe80");
+  }
+
+  /** The lines of these interfaces (name, flags, state, addresses), at most four. */
+  private static List<Evidence> ifaceEv(Map<String, List<Evidence>> m, List<String> names) {
+    List<Evidence> out = new ArrayList<>();
+    for (String n : names) {
+      for (Evidence e : m.getOrDefault("pod.interface." + n, List.of())) {
+        if (out.size() < 4 && !out.contains(e)) {
+          out.add(e);
+        }
+      }
+    }
+    return out;
   }
 
   private static List<Evidence> ev(Map<String, List<Evidence>> m, String... keys) {

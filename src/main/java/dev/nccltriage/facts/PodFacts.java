@@ -17,6 +17,7 @@ public record PodFacts(
     Memlock memlock,
     GpuDirect gpudirect,
     Verbs verbs,
+    Gids gids,
     Map<String, String> env,
     String envOf,
     Map<String, List<Evidence>> evidence) {
@@ -47,8 +48,14 @@ public record PodFacts(
 
   public record Memlock(String status, String of, Long softBytes, Boolean ipcLock) {}
 
+  /** {@code gpuModels}: the distinct models of /proc/driver/nvidia/gpus, empty when none could be read. */
   public record GpuDirect(String status, Boolean peermemLoaded, Boolean peermemRegistered, Boolean nvPeerMem,
-      String kernel, String nvidiaModule, String driverVersion, Integer gpus, String gpuNicWorst, String topoStatus) {}
+      String kernel, String nvidiaModule, String driverVersion, Integer gpus, List<String> gpuModels,
+      String gpuNicWorst, String topoStatus) {
+    public GpuDirect {
+      gpuModels = List.copyOf(gpuModels);
+    }
+  }
 
   /**
    * The user-space verbs stack of the image, found as the dynamic loader would. {@code libibverbs}
@@ -61,4 +68,32 @@ public record PodFacts(
    */
   public record Verbs(String status, String libibverbs, List<String> providers, List<String> missing,
       String libraryPath) {}
+
+  /**
+   * One entry of a RoCE port's GID table that is not empty. {@code kind} is {@code link-local}
+   * (fe80::/64), {@code ipv4} (IPv4-mapped, {@code ipv4} its address) or {@code ipv6}; {@code version}
+   * is the RoCE version (1 or 2) from {@code gid_attrs/types}, null when that could not be read;
+   * {@code netdev} the netdev the GID belongs to, null when not known.
+   */
+  public record Gid(int index, String gid, String kind, String ipv4, Integer version, String netdev) {}
+
+  /**
+   * A RoCE port's GID table as read from {@code source}: {@code sysfs}, {@code show_gids} (recorded
+   * in a capture), or {@code unreadable} (then {@code gids} is empty and says nothing).
+   */
+  public record PortGids(String hca, int port, String source, List<Gid> gids) {
+    public PortGids {
+      gids = List.copyOf(gids);
+    }
+  }
+
+  /**
+   * The GID tables of the usable HCAs' RoCE ports. {@code status}: {@code ok} (at least one table
+   * read), {@code unreadable} (RoCE ports, no table readable), {@code n/a} (no RoCE port).
+   */
+  public record Gids(String status, List<PortGids> ports) {
+    public Gids {
+      ports = List.copyOf(ports);
+    }
+  }
 }

@@ -11,7 +11,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.OutputStream;
 
-/** One JSON document per run, on stdout. Fields only from record components, never from methods. */
+/**
+ * One JSON document per run, on stdout: a {@link Report}, a {@link LintReport} or the version's.
+ * Fields only from record components, never from methods.
+ */
 public final class JsonReport {
   private final ObjectMapper mapper = new ObjectMapper()
       .setVisibility(PropertyAccessor.GETTER, JsonAutoDetect.Visibility.NONE)
@@ -49,21 +52,26 @@ public final class JsonReport {
   // found (reflection) when the writer is made, which the command does in the background.
   private final ObjectWriter writer = mapper.writerFor(Report.class);
 
-  public void write(Report report, OutputStream out) throws IOException {
-    writer.writeValue(new NonClosing(out), report);
+  public void write(Object document, OutputStream out) throws IOException {
+    (document instanceof Report ? writer : mapper.writer()).writeValue(new NonClosing(out), document);
     out.write('\n');
     out.flush();
   }
 
   /** One line: the initContainer's log shows it whole. */
-  public void writeCompact(Report report, OutputStream out) throws IOException {
-    mapper.copy().disable(SerializationFeature.INDENT_OUTPUT).writeValue(new NonClosing(out), report);
+  public void writeCompact(Object document, OutputStream out) throws IOException {
+    mapper.copy().disable(SerializationFeature.INDENT_OUTPUT).writeValue(new NonClosing(out), document);
     out.write('\n');
     out.flush();
   }
 
-  public String toString(Report report) throws IOException {
-    return mapper.writeValueAsString(report) + "\n";
+  public String toString(Object document) throws IOException {
+    return mapper.writeValueAsString(document) + "\n";
+  }
+
+  /** Jackson closes the stream it writes to; stdout must stay open. */
+  static OutputStream nonClosing(OutputStream out) {
+    return new NonClosing(out);
   }
 
   /** Jackson closes the stream it writes to; stdout must stay open. */

@@ -1,9 +1,6 @@
 package dev.nccltriage.report;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.nccltriage.evidence.Evidence;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,13 +11,15 @@ import java.util.Map;
 /**
  * What {@code nccl-triage lint} found: one finding per lint that fires on a pod template, with the
  * file and line it points to. Rendered as text (grouped by file and object), JSON or markdown. Past
- * a number of findings of one rule the rest are only counted ({@code leftOut}); the totals are exact.
+ * a number of findings of one rule the rest are only counted ({@code findingsLeftOut}); the totals
+ * ({@code problems}, {@code warnings}) are exact. Findings suppressed by the manifest's
+ * {@code nccl-triage.io/ignore} annotation or by {@code --exclude} are only counted ({@code suppressed})
+ * and count toward nothing else. The JSON form is this record (schema/lint-v1.schema.json); it starts
+ * with the envelope every command's document has.
  */
-public record LintReport(String version, List<Input> inputs, String status, List<Finding> findings,
-    List<LeftOut> leftOut, long problems, long warnings) {
-
-  /** One input file: objects (with a pod template) and pod templates seen. */
-  public record Input(String file, long objects, long podTemplates) {}
+public record LintReport(int schemaVersion, String tool, String version, String command, List<Input> inputs,
+    String status, List<Finding> findings, List<LeftOut> findingsLeftOut, long problems, long warnings,
+    long suppressed) {
 
   /** Findings of one rule that were counted but not kept. */
   public record LeftOut(String rule, String severity, long count) {}
@@ -32,6 +31,7 @@ public record LintReport(String version, List<Input> inputs, String status, List
     private final Map<String, Long> perRuleSeen = new HashMap<>();
     private final Map<String, LeftOut> leftOut = new LinkedHashMap<>();
     private final Map<String, Long> bySeverity = new HashMap<>();
+    private long suppressed;
 
     public Findings(int perRule) {
       this.perRule = perRule;
@@ -47,6 +47,11 @@ public record LintReport(String version, List<Input> inputs, String status, List
       }
     }
 
+    /** A finding that the manifest or --exclude suppressed: counted here only. */
+    public void suppress() {
+      suppressed++;
+    }
+
     /** Whether the next finding of {@code rule} is kept in full (else it is only counted). */
     public boolean shows(String rule) {
       return perRuleSeen.getOrDefault(rule, 0L) < perRule;
@@ -59,36 +64,23 @@ public record LintReport(String version, List<Input> inputs, String status, List
   }
 
   public static LintReport of(String version, List<Input> inputs, String status, Findings f) {
-    return new LintReport(version, inputs, status, List.copyOf(f.kept), List.copyOf(f.leftOut.values()),
-        f.count("problem"), f.count("warn"));
+    return new LintReport(Report.SCHEMA_VERSION, Report.TOOL, version, "lint", List.copyOf(inputs), status,
+        List.copyOf(f.kept), List.copyOf(f.leftOut.values()), f.count("problem"), f.count("warn"), f.suppressed);
   }
 
-  /** The object a finding is about: kind/name, the template's place in it, the container. */
+  /**
+   * The object a finding is about: kind/name, the template's place in it (null for a Pod, whose
+   * template is the object), the container (null when the finding is about the whole template).
+   * A name the object does not give (neither name nor generateName) is null.
+   */
   public record Target(String kind, String name, String template, String container) {
     String label() {
-      return kind + "/" + name + (template.isEmpty() ? "" : " " + template);
+      return kind + "/" + (name == null ? "?" : name) + (template == null ? "" : " " + template);
     }
   }
 
   public record Finding(String file, long line, String rule, String severity, String layer, String message,
       String fix, Target object, List<Evidence> evidence) {}
-
-  public void writeJson(PrintStream out) throws IOException {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("schemaVersion", Report.SCHEMA_VERSION);
-    m.put("tool", "nccl-triage");
-    m.put("version", version);
-    m.put("command", "lint");
-    m.put("inputs", inputs);
-    m.put("status", status);
-    m.put("findings", findings);
-    if (!leftOut.isEmpty()) {
-      m.put("findingsLeftOut", leftOut);
-    }
-    ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    out.print(json.writeValueAsString(m));
-    out.println();
-  }
 
   public void writeText(PrintStream out) {
     writeText(out, Integer.MAX_VALUE);
@@ -113,7 +105,7 @@ public record LintReport(String version, List<Input> inputs, String status, List
           6, width);
       Wrap.para(out, "      ", "fix: " + f.fix(), 11, width);
     }
-    for (LeftOut l : leftOut) {
+    for (LeftOut l : findingsLeftOut) {
       out.println(leftOutLine(l));
     }
     out.println(summary());
@@ -133,9 +125,9 @@ public record LintReport(String version, List<Input> inputs, String status, List
             + "` | " + cell(f.message()) + " | " + cell(f.fix()) + " |");
       }
     }
-    if (!leftOut.isEmpty()) {
+    if (!findingsLeftOut.isEmpty()) {
       out.println();
-      leftOut.forEach(l -> out.println("- " + leftOutLine(l)));
+      findingsLeftOut.forEach(l -> out.println("- " + leftOutLine(l)));
     }
   }
 
@@ -156,6 +148,9 @@ public record LintReport(String version, List<Input> inputs, String status, List
         + (templates == 1 ? " pod template" : " pod templates"));
     parts.add(problems + (problems == 1 ? " problem" : " problems"));
     parts.add(warns + (warns == 1 ? " warning" : " warnings"));
+    if (suppressed > 0) {
+      parts.add(suppressed + " suppressed (nccl-triage.io/ignore, --exclude)");
+    }
     return String.join(", ", parts) + ".";
   }
 }

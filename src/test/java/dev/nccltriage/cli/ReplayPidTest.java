@@ -26,7 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * /proc/N/...}, and {@code check --root} on it must read those files without being told {@code
  * --pid} again. Each sample capture is captured again (through the capture code, from a copy whose
  * {@code proc/self} is renamed {@code proc/4242}) with and without {@code --pid}, and every replay
- * must reach the sample's own verdict.
+ * must reach the sample's own verdict: status, layer, every step's status, every question's answer
+ * and the ranked candidates' rules. A sample that was itself made with {@code --pid N} is captured
+ * again with {@code --pid N}, and without it from a copy whose {@code proc/N} is {@code proc/self}.
  */
 class ReplayPidTest {
   private static final long PID = 4242;
@@ -49,6 +51,14 @@ class ReplayPidTest {
     return src;
   }
 
+  /** A sample made with --pid N as the host a capture without --pid would have seen: proc/N is proc/self. */
+  private Path asSelf(String sample, long pid) throws IOException {
+    Path src = tmp.resolve("self-" + sample);
+    Captures.copyTree(SAMPLES.resolve(sample), src);
+    Files.move(src.resolve("proc/" + pid), src.resolve("proc/self"));
+    return src;
+  }
+
   private Path capture(Path from, Long pid, String name) throws IOException {
     Path cap = tmp.resolve(name);
     CaptureCommand.ladder(cap, from, new ReplayRunner(from), Map.of(), pid, Instant.EPOCH);
@@ -67,6 +77,8 @@ class ReplayPidTest {
     List<String> out = new ArrayList<>();
     out.add(doc.at("/verdict/status").asText() + " / " + doc.at("/verdict/layer").asText());
     doc.get("ladder").forEach(s -> out.add(s.get("step").asInt() + ":" + s.get("status").asText()));
+    doc.at("/verdict/path").forEach(a -> out.add(a.get("question").asText() + ":" + a.get("answer").asText()));
+    doc.at("/verdict/candidates").forEach(c -> out.add("candidate " + c.get("rule").asText()));
     return out;
   }
 
@@ -74,6 +86,11 @@ class ReplayPidTest {
   @MethodSource("captures")
   void captureThenReplayGivesTheSamplesVerdictWithAndWithoutPid(String sample) throws IOException {
     List<String> expected = view(check("--root", SAMPLES.resolve(sample).toString()));
+    Long samplePid = CaptureMeta.pid(CaptureMeta.read(SAMPLES.resolve(sample)));
+    if (samplePid != null) {
+      madeWithPid(sample, samplePid, expected);
+      return;
+    }
     Path plain = capture(SAMPLES.resolve(sample), null, "plain");
     Path withPid = capture(asPid(sample), PID, "with-pid");
     assertThat(CaptureMeta.read(withPid)).containsEntry("pid", "4242").containsEntry("envOf", "pid 4242");
@@ -83,6 +100,22 @@ class ReplayPidTest {
     softly.assertThat(view(check("--root", withPid.toString()))).as("capture --pid, replay").isEqualTo(expected);
     softly.assertThat(view(check("--root", withPid.toString(), "--pid", "4242")))
         .as("capture --pid, replay --pid").isEqualTo(expected);
+    softly.assertAll();
+  }
+
+  private void madeWithPid(String sample, long pid, List<String> expected) throws IOException {
+    Path again = capture(SAMPLES.resolve(sample), pid, "again");
+    Path plain = capture(asSelf(sample, pid), null, "plain");
+    assertThat(CaptureMeta.read(again)).containsEntry("pid", String.valueOf(pid))
+        .containsEntry("envOf", "pid " + pid);
+    assertThat(CaptureMeta.read(plain)).doesNotContainKey("pid").containsEntry("envOf", "this process");
+    SoftAssertions softly = new SoftAssertions();
+    softly.assertThat(view(check("--root", SAMPLES.resolve(sample).toString(), "--pid", String.valueOf(pid))))
+        .as("the sample, replay --pid").isEqualTo(expected);
+    softly.assertThat(view(check("--root", again.toString()))).as("capture --pid, replay").isEqualTo(expected);
+    softly.assertThat(view(check("--root", again.toString(), "--pid", String.valueOf(pid))))
+        .as("capture --pid, replay --pid").isEqualTo(expected);
+    softly.assertThat(view(check("--root", plain.toString()))).as("capture, replay").isEqualTo(expected);
     softly.assertAll();
   }
 

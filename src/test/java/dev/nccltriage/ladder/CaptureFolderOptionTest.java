@@ -2,6 +2,7 @@ package dev.nccltriage.ladder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nccltriage.cli.CliRun;
 import dev.nccltriage.host.TarGz;
 import java.io.IOException;
@@ -38,7 +39,18 @@ class CaptureFolderOptionTest {
       assertThat(folder.exitCode()).as(folder.toString()).isEqualTo(root.exitCode());
       assertThat(folder.stdout()).as("--capture DIR vs --root DIR, -o %s", form).isEqualTo(root.stdout());
       assertThat(file.exitCode()).as(file.toString()).isEqualTo(root.exitCode());
-      assertThat(file.stdout()).as("--capture FILE vs --root DIR, -o %s", form).isEqualTo(root.stdout());
+      if (form.equals("json")) {
+        // the same report, but for inputs[]: it names the capture as given (issue 13)
+        assertThat(file.json().at("/inputs/0/source").asText()).isEqualTo(archive.toString());
+        assertThat(root.json().at("/inputs/0/source").asText()).isEqualTo(dir.toString());
+        ObjectNode a = (ObjectNode) file.json();
+        ObjectNode b = (ObjectNode) root.json();
+        a.remove("inputs");
+        b.remove("inputs");
+        assertThat(a).as("--capture FILE vs --root DIR, -o json but for inputs").isEqualTo(b);
+      } else {
+        assertThat(file.stdout()).as("--capture FILE vs --root DIR, -o %s", form).isEqualTo(root.stdout());
+      }
     }
   }
 

@@ -51,6 +51,10 @@ class RoceNetdevWithoutAddressTest {
     assertThat(v.get("layer").asText()).isEqualTo("pod-network");
     assertThat(v.toString()).contains("IPAM").contains("net1").doesNotContain("Add the Multus annotation");
     assertThat(Captures.step(run.json(), 4).get("status").asText()).isEqualTo("warn");
+    // the finding cites the netdevs without an address, not the Pod's first interfaces (lo, eth0)
+    JsonNode lint = SecondaryLinkDownTest.candidate(run.json(), "L-pod-rdma-netdev-no-address");
+    assertThat(lint.get("evidence").get(0).get("text").asText()).startsWith("net1 <").contains("scope link");
+    assertThat(lint.get("why").asText()).startsWith("The Pod's RDMA netdev(s) net1, net2,").contains(" have no ");
   }
 
   private static String read(Path p) throws java.io.IOException {

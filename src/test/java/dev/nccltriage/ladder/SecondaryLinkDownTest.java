@@ -45,6 +45,15 @@ class SecondaryLinkDownTest {
     return root;
   }
 
+  static JsonNode candidate(JsonNode doc, String rule) {
+    for (JsonNode c : doc.at("/verdict/candidates")) {
+      if (c.get("rule").asText().equals(rule)) {
+        return c;
+      }
+    }
+    throw new AssertionError("no candidate " + rule + " in " + doc.at("/verdict/candidates"));
+  }
+
   private static void assertLinkDown(Path root, String state) {
     CliRun run = CliRun.run("check", "--root", root.toString(), "-o", "json");
     JsonNode doc = run.json();
@@ -53,6 +62,10 @@ class SecondaryLinkDownTest {
     String all = doc.toString();
     assertThat(all).contains("net1 (" + state + ")");
     assertThat(doc.get("verdict").toString()).contains("net1 (" + state + ")");
+    // the finding cites the interface itself, with the flags and state that say it is down
+    JsonNode lint = candidate(doc, "L-pod-secondary-link-down");
+    assertThat(lint.get("evidence")).isNotEmpty()
+        .allSatisfy(e -> assertThat(e.get("text").asText()).startsWith("net1 <").contains("state "));
 
     CliRun text = CliRun.run("check", "--root", root.toString());
     assertThat(text.stdout()).contains("4. fail  interfaces").contains("net1 (" + state + ")").contains("PF");

@@ -58,12 +58,17 @@ class SocketIfnameTest {
     assertThat(q3.get("answer").asText()).isEqualTo(q3Answer);
     assertThat(q3.get("evidence").get(0).get("text").asText()).startsWith("predicted " + picked + " ");
     // a handshake on the wrong interface is a warning (slow, flaky start), with the env var's fix
+    // naming the Pod's RDMA-side interface; step 4 says which interface NCCL will pick, and warns
     String advice = doc.at("/verdict/advice").toString();
+    JsonNode step4 = Captures.step(doc, 4);
+    assertThat(step4.get("observed").asText()).contains("NCCL's handshake interface (predicted): " + picked + ";");
+    assertThat(doc.at("/verdict/status").asText()).isEqualTo("healthy");
     if (q3Answer.equals("no")) {
-      assertThat(advice).contains(picked).contains("Set NCCL_SOCKET_IFNAME");
+      assertThat(advice).containsPattern(" picks? " + picked + " ").contains("Set NCCL_SOCKET_IFNAME to the RDMA-side interface: net1");
+      assertThat(step4.get("status").asText()).isEqualTo("warn");
     } else {
       assertThat(advice).doesNotContain("handshake");
-      assertThat(doc.at("/verdict/status").asText()).isEqualTo("healthy");
+      assertThat(step4.get("status").asText()).isEqualTo("pass");
     }
   }
 }

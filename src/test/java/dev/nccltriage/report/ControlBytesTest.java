@@ -46,6 +46,26 @@ class ControlBytesTest {
     assertThat(controls(json.stdout(), false)).as("raw controls in JSON").isEmpty();
   }
 
+  /** -o yaml (issue 13) carries the same strings: SnakeYAML escapes them in double-quoted scalars. */
+  @Test
+  void yamlEscapesControlsToo() throws IOException {
+    String log = nastyLog().toString();
+    CliRun yaml = CliRun.run("log", log, "-o", "yaml");
+    assertThat(controls(yaml.stdout(), false)).as("raw controls in YAML").isEmpty();
+    assertThat(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(yaml.stdoutBytes()))
+        .as("the same strings once parsed").isEqualTo(CliRun.run("log", log, "-o", "json").json());
+  }
+
+  /** lint's JSON went through its own writer, which let C1 controls of a manifest through. */
+  @Test
+  void lintsJsonEscapesAManifestsControls() throws IOException {
+    String pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n"
+        + "    k8s.v1.cni.cncf.io/networks: \"bad net\\x9b31m\"\nspec:\n  containers:\n  - name: c\n";
+    CliRun run = CliRun.runWithStdin(pod.getBytes(StandardCharsets.UTF_8), "lint", "-o", "json");
+    assertThat(run.stdout()).contains("K-multus-malformed").contains("\\u009b");
+    assertThat(controls(run.stdout(), false)).isEmpty();
+  }
+
   @Test
   void textAndMarkdownShowControlsEscaped() throws IOException {
     String log = nastyLog().toString();

@@ -212,7 +212,7 @@ class JsonSchemaTest {
     requireAll(softly, "/$defs/answer", dev.nccltriage.rules.Verdict.Answer.class);
     requireAll(softly, "/$defs/finding", dev.nccltriage.rules.Verdict.Finding.class);
     requireAll(softly, "/$defs/evidence", dev.nccltriage.evidence.Evidence.class);
-    requireAll(softly, "/$defs/inputStats", dev.nccltriage.facts.InputStats.class);
+    requireAll(softly, "/$defs/input", Input.class);
     requireAll(softly, "/$defs/channelStats", dev.nccltriage.facts.ChannelStats.class);
     requireAll(softly, "/$defs/hca", dev.nccltriage.facts.Hca.class);
     requireAll(softly, "/$defs/iface", dev.nccltriage.facts.Iface.class);

@@ -15,6 +15,7 @@ import dev.nccltriage.source.probe.parse.DevInfiniband;
 import dev.nccltriage.source.probe.parse.IbvDevinfo;
 import dev.nccltriage.source.probe.parse.IpAddr;
 import dev.nccltriage.source.probe.parse.KernelVersion;
+import dev.nccltriage.source.probe.parse.GpuInformation;
 import dev.nccltriage.source.probe.parse.LdconfigCache;
 import dev.nccltriage.source.probe.parse.NvidiaDriverVersion;
 import dev.nccltriage.source.probe.parse.NvidiaSmiTopo;
@@ -23,6 +24,7 @@ import dev.nccltriage.source.probe.parse.ProcLimits;
 import dev.nccltriage.source.probe.parse.ProcStatus;
 import dev.nccltriage.source.probe.parse.RdmaLink;
 import dev.nccltriage.source.probe.parse.RdmaSystem;
+import dev.nccltriage.source.probe.parse.RoceGids;
 import dev.nccltriage.source.probe.parse.SysfsPort;
 import dev.nccltriage.source.probe.parse.UlimitL;
 import java.io.BufferedReader;
@@ -103,6 +105,11 @@ class AllParsersFuzzTest {
     PROBES.put("NvidiaSmiTopo", NvidiaSmiTopo::parse);
     PROBES.put("DevInfiniband", DevInfiniband::parse);
     PROBES.put("LdconfigCache", LdconfigCache::parse);
+    PROBES.put("GpuInformation", t -> String.valueOf(GpuInformation.model(t)));
+    PROBES.put("RoceGids.parseShowGids", RoceGids::parseShowGids);
+    PROBES.put("RoceGids.parseGid", t -> String.valueOf(RoceGids.parseGid(t)));
+    PROBES.put("RoceGids.parseType", t -> String.valueOf(RoceGids.parseType(t)));
+    PROBES.put("RoceGids.parseNdev", t -> String.valueOf(RoceGids.parseNdev(t)));
   }
 
   @BeforeAll
@@ -122,11 +129,22 @@ class AllParsersFuzzTest {
     probe("NvidiaSmiTopo", probes.resolve("nvidia-smi-topo"), "commands/nvidia-smi_topo_-m");
     probe("DevInfiniband", probes.resolve("dev-infiniband"));
     probe("LdconfigCache", probes.resolve("ldconfig-p"), "commands/ldconfig_-p");
+    probe("GpuInformation", null, "/information");
+    probe("RoceGids.parseShowGids", probes.resolve("show_gids"), "commands/show_gids");
+    probe("RoceGids.parseGid", null, "/gids/0", "/gids/3", "/gids/5");
+    probe("RoceGids.parseType", null, "/types/1", "/types/2");
+    probe("RoceGids.parseNdev", null, "/ndevs/3");
     probe("SysfsPort.parseState", null, "/state");
     probe("SysfsPort.parsePhysState", null, "/phys_state");
     probe("SysfsPort.parseRate", null, "/rate");
     probe("SysfsPort.parseLinkLayer", null, "/link_layer");
     PROBE_SAMPLES.put("SysfsPort.parseLid", List.of("0x0\n", "0xffff\n", "17\n"));
+    PROBE_SAMPLES.put("RoceGids.parseGid", concat(PROBE_SAMPLES.get("RoceGids.parseGid"),
+        List.of("fe80:0000:0000:0000:a288:c2ff:fe5b:03ec\n", "0000:0000:0000:0000:0000:ffff:0b00:0048\n",
+            "0000:0000:0000:0000:0000:0000:0000:0000\n")));
+    PROBE_SAMPLES.put("RoceGids.parseType", concat(PROBE_SAMPLES.get("RoceGids.parseType"),
+        List.of("IB/RoCE v1\n", "RoCE v2\n")));
+    PROBE_SAMPLES.put("RoceGids.parseNdev", concat(PROBE_SAMPLES.get("RoceGids.parseNdev"), List.of("net1\n", "ens3np0\n")));
     PROBE_SAMPLES.put("ProcStatus.parseMask", List.of("000001ffffffffff", "00000000a80425fb", "0000000000004000"));
     PROBE_SAMPLES.put("KernelVersion", concat(PROBE_SAMPLES.get("KernelVersion"),
         List.of("5.15.0-1040-azure\n", "Linux host 6.8.0-45-generic #45-Ubuntu SMP x86_64 GNU/Linux\n")));

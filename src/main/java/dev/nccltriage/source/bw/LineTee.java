@@ -18,6 +18,9 @@ public final class LineTee extends FilterInputStream {
   private int length;
   private boolean afterCr;
   private boolean pending; // a line has begun (possibly empty so far, e.g. after a cut)
+  private boolean cut; // the line being read is longer than maxLine
+  private long count;
+  private long truncated;
 
   public LineTee(InputStream in, Consumer<String> lines, int maxLine) {
     super(in);
@@ -91,6 +94,8 @@ public final class LineTee extends FilterInputStream {
         pending = true;
         if (length < line.length) {
           line[length++] = c;
+        } else {
+          cut = true;
         }
       }
     }
@@ -98,7 +103,20 @@ public final class LineTee extends FilterInputStream {
 
   private void emit() {
     lines.accept(new String(line, 0, length, StandardCharsets.UTF_8));
+    count++;
+    truncated += cut ? 1 : 0;
     length = 0;
     pending = false;
+    cut = false;
+  }
+
+  /** Lines handed on so far. */
+  public long lines() {
+    return count;
+  }
+
+  /** Lines handed on cut to their first maxLine bytes. */
+  public long truncatedLines() {
+    return truncated;
   }
 }

@@ -45,6 +45,12 @@ public final class ManifestSource {
   private static final String NAME = "[a-z0-9]([-a-z0-9.]*[a-z0-9])?";
   private static final Pattern MULTUS_ITEM = Pattern.compile("^(" + NAME + "/)?" + NAME + "(@[A-Za-z0-9_.-]+)?$");
   private static final Set<String> COUNT_KEYS = Set.of("replicas", "parallelism", "size");
+  /**
+   * How far from the line SnakeYAML blames a template action may be for the error to be the
+   * template's: it names the line where the construct it could not finish began (a key above a
+   * "{{- range"), or one it read ahead.
+   */
+  private static final int TEMPLATE_REACH = 3;
 
   private final Set<String> siteRdma;
   private final InputStream stdin;
@@ -67,8 +73,8 @@ public final class ManifestSource {
     this.yaml = YAMLFactory.builder().loaderOptions(options).build();
   }
 
-  /** What one input held: objects with a pod template, and the templates. */
-  public record Counts(long objects, long templates) {}
+  /** What one input held: its lines, objects with a pod template, and the templates. */
+  public record Counts(long lines, long objects, long templates) {}
 
   /** Hands each pod template of input {@code in} (a file, or "-" for stdin) to {@code sink}, in order. */
   public Counts read(String in, Path cwd, Consumer<PodTemplate> sink) throws ManifestException {
@@ -106,12 +112,14 @@ public final class ManifestSource {
 
   private Counts parse(String file, Reader text, Consumer<PodTemplate> sink) throws ManifestException {
     long[] counts = new long[2];
-    objects(file, text, (object, lines) -> emit(file, object, lines, sink, counts));
-    return new Counts(counts[0], counts[1]);
+    ManifestLines read = new ManifestLines(text);
+    objects(file, read, (object, lines) -> emit(file, object, lines, sink, counts));
+    return new Counts(read.lines(), counts[0], counts[1]);
   }
 
   /** Hands each object (a document, or an item of a top-level items: list) of {@code text} on, in order. */
-  void objects(String file, Reader text, Objects each) throws ManifestException {
+  void objects(String file, Reader in, Objects each) throws ManifestException {
+    ManifestLines text = in instanceof ManifestLines m ? m : new ManifestLines(in);
     BlockYaml.Resume at = new BlockYaml.Resume(BlockYaml.Context.DOCUMENT, 1, text, Map.of(), 0);
     if (fast) {
       // most manifests are plain block YAML, which a line reader builds many times faster than SnakeYAML;
@@ -148,8 +156,14 @@ public final class ManifestSource {
           + " MiB (Kubernetes stores at most 1.5 MiB): not a manifest lint reads");
     } catch (JsonProcessingException e) {
       JsonLocation loc = e.getLocation();
-      String msg = e.getOriginalMessage().lines().findFirst().orElse("invalid YAML");
-      throw new ManifestException(file + ":" + (loc == null ? 1 : base + loc.getLineNr()) + ": invalid YAML: " + msg);
+      int line = loc == null ? 1 : base + loc.getLineNr();
+      Map.Entry<Integer, String> action = text.actionNear(line, TEMPLATE_REACH);
+      if (action != null) {
+        String shown = action.getValue().length() > 60 ? action.getValue().substring(0, 60) + "..." : action.getValue();
+        throw new ManifestException(file + ":" + action.getKey() + ": this is a Helm/Go template ('" + shown
+            + "'), not YAML: render it first, e.g. helm template RELEASE CHART | nccl-triage lint -");
+      }
+      throw new ManifestException(file + ":" + line + ": invalid YAML: " + YamlErrors.plain(e.getOriginalMessage()));
     } catch (IOException e) {
       throw new ManifestException(file + ": cannot read: " + e.getMessage());
     }
@@ -191,6 +205,7 @@ public final class ManifestSource {
     if (name == null) {
       name = doc.at("metadata", "generateName").text();
     }
+    Set<String> ignored = Suppressions.of(doc.at("metadata", "annotations", Suppressions.ANNOTATION));
     List<Found> found = new ArrayList<>();
     walk(doc, "", 1, found);
     long pods = 0;
@@ -202,7 +217,7 @@ public final class ManifestSource {
       }
     }
     for (Found f : found) {
-      sink.accept(new TemplateFacts(siteRdma, file, lines, kind, name == null ? "?" : name, f, pods).build());
+      sink.accept(new TemplateFacts(siteRdma, file, lines, kind, name, f, pods, ignored).build());
     }
     counts[0] += found.isEmpty() ? 0 : 1;
     counts[1] += found.size();

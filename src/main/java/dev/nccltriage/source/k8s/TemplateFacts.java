@@ -27,11 +27,12 @@ final class TemplateFacts {
   private final String name;
   private final ManifestSource.Found f;
   private final long pods;
+  private final Set<String> objectIgnores;
   private final FactSet facts = new FactSet();
   private final Map<Long, String> containerAt = new LinkedHashMap<>();
 
   TemplateFacts(Set<String> siteRdma, String file, IntFunction<String> lines, String kind, String name,
-      ManifestSource.Found f, long pods) {
+      ManifestSource.Found f, long pods, Set<String> objectIgnores) {
     this.siteRdma = siteRdma;
     this.file = file;
     this.lines = lines;
@@ -39,6 +40,7 @@ final class TemplateFacts {
     this.name = name;
     this.f = f;
     this.pods = pods;
+    this.objectIgnores = objectIgnores;
   }
 
   private Evidence ev(int line, String container) {
@@ -46,7 +48,12 @@ final class TemplateFacts {
       containerAt.putIfAbsent((long) line, container);
     }
     String t = lines.apply(line).strip();
-    return new Evidence(file, line, t);
+    return new Evidence(file, line, t.isEmpty() ? null : t); // "": the line is not held, its text unknown
+  }
+
+  /** A container's line: its name's, else its item's (a container without a name still has a line). */
+  private static int where(Node container) {
+    return container.get("name").present() ? container.get("name").keyLine() : container.line();
   }
 
   PodTemplate build() {
@@ -68,7 +75,7 @@ final class TemplateFacts {
     Map<String, String> envValue = new LinkedHashMap<>();
     Map<String, Node> shmMounts = new LinkedHashMap<>();
     for (Node c : containers) {
-      String cname = String.valueOf(c.get("name").text());
+      String cname = c.get("name").text(); // null: a container without a name (no container named)
       boolean cGpu = false;
       boolean cRdma = false;
       for (String sect : List.of("limits", "requests")) {
@@ -116,8 +123,7 @@ final class TemplateFacts {
     }
     Node first = gpuContainers.isEmpty() ? containers.isEmpty() ? Node.MISSING : containers.get(0)
         : gpuContainers.get(0);
-    Evidence firstEv = ev(first.get("name").present() ? first.get("name").keyLine() : first.line(),
-        first.get("name").text());
+    Evidence firstEv = ev(first.present() ? where(first) : tplLine, first.get("name").text());
 
     facts.put("k8s.gpuRequested", !gpu.isEmpty(), gpu);
     facts.put("k8s.rdmaResources", rdma, rdmaEv);
@@ -143,7 +149,7 @@ final class TemplateFacts {
       }
       if (hit == null) {
         ipc = false;
-        int line = add.present() ? add.keyLine() : sc.present() ? sc.keyLine() : c.get("name").keyLine();
+        int line = add.present() ? add.keyLine() : sc.present() ? sc.keyLine() : where(c);
         ipcEv = ev(line, cname);
         break;
       }
@@ -192,6 +198,9 @@ final class TemplateFacts {
       facts.put("k8s.devShmSized", size.present(),
           List.of(ev(size.present() ? size.keyLine() : shmVolume.get("emptyDir").keyLine(), null)));
     }
-    return new PodTemplate(file, kind, name, f.path(), tplLine, facts, containerAt);
+    // the object's annotation covers all its templates; a template's own covers that one
+    Set<String> ignore = new java.util.LinkedHashSet<>(objectIgnores);
+    ignore.addAll(Suppressions.of(metadata.at("annotations", Suppressions.ANNOTATION)));
+    return new PodTemplate(file, kind, name, f.path(), tplLine, facts, containerAt, Set.copyOf(ignore));
   }
 }

@@ -77,6 +77,18 @@ public final class NcclLogSource {
     for (int i = 0; i < names.size(); i++) {
       total += planner.plan(i, names.get(i), cwd, plan);
     }
+    return read(names, plan, total);
+  }
+
+  /**
+   * Reads the stream given as stdin as the input {@code name}: evidence and the input's counts
+   * name the file it comes from (bw reads the NCCL lines of an nccl-tests file through a tee).
+   */
+  public LogFacts readStream(String name) throws LogInputException {
+    return read(List.of(name), List.of(new LogUnit.Whole(0, name, null, true)), 0);
+  }
+
+  private LogFacts read(List<String> names, List<LogUnit> plan, long total) throws LogInputException {
     // a stream (stdin, a pipe, gzip) has no size known ahead: progress then counts, without a total
     progress.expect(plan.stream().anyMatch(u -> u instanceof Whole w && w.stream()) ? Progress.UNKNOWN : total);
     try {

@@ -4,16 +4,18 @@ import dev.nccltriage.facts.PodFacts;
 import dev.nccltriage.host.CommandResult;
 import dev.nccltriage.host.FileRead;
 import dev.nccltriage.host.HostRoot;
+import dev.nccltriage.source.probe.parse.GpuInformation;
 import dev.nccltriage.source.probe.parse.KernelVersion;
 import dev.nccltriage.source.probe.parse.NvidiaDriverVersion;
 import dev.nccltriage.source.probe.parse.PeerMem;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * Step 6: the GPUDirect RDMA prerequisites as the container sees the node: nvidia_peermem loaded
  * and registered with ib_core, legacy nv_peer_mem, kernel and NVIDIA module flavor (DMA-BUF), the
- * GPUs, and the GPU-NIC paths of nvidia-smi topo -m.
+ * GPUs and their models, and the GPU-NIC paths of nvidia-smi topo -m.
  */
 final class GpuDirectProbe {
   private final HostRoot root;
@@ -54,6 +56,16 @@ final class GpuDirectProbe {
       book.add("pod.nvidiaModule", "/proc/driver/nvidia/version", driver.nvrmLine());
     }
     List<String> gpuDirs = root.list("/proc/driver/nvidia/gpus");
+    List<String> models = new ArrayList<>();
+    for (String bus : gpuDirs) {
+      String info = "/proc/driver/nvidia/gpus/" + bus + "/information";
+      FileRead f = root.read(info);
+      String model = f.ok() ? GpuInformation.model(f.text()) : null;
+      if (model != null && !models.contains(model)) {
+        models.add(model);
+        book.add("pod.gpuModels", info, "Model: " + model);
+      }
+    }
     Integer gpus = !gpuDirs.isEmpty() ? Integer.valueOf(gpuDirs.size())
         : (int) root.list("/dev").stream().filter(n -> n.matches("nvidia\\d+")).count();
     book.add("pod.gpus", gpuDirs.isEmpty() ? "/dev/nvidia*" : "/proc/driver/nvidia/gpus", gpus + " GPU(s)");
@@ -63,7 +75,7 @@ final class GpuDirectProbe {
     }
     String status = !modules.ok() && !nv.ok() && !os.ok() ? "error" : "ok";
     return new PodFacts.GpuDirect(status, peermem, reg, nvPeerMem, kernel != null && kernel.found() ? kernel.raw() : null,
-        flavor, driver == null ? null : driver.driverVersion(), gpus, worst == null ? null : worst.relation(),
+        flavor, driver == null ? null : driver.driverVersion(), gpus, models, worst == null ? null : worst.relation(),
         topo.status());
   }
 }

@@ -41,7 +41,7 @@ public final class LadderSource {
   }
 
   public PodFacts probe() {
-    ExecutorService pool = Executors.newFixedThreadPool(7, r -> {
+    ExecutorService pool = Executors.newFixedThreadPool(8, r -> {
       Thread t = new Thread(r, "probe");
       t.setDaemon(true);
       return t;
@@ -53,6 +53,11 @@ public final class LadderSource {
       CompletableFuture<CommandResult> ipJson = run(pool, IP_JSON);
       CompletableFuture<CommandResult> topo = run(pool, TOPO);
       CompletableFuture<CommandResult> ldconfig = run(pool, LDCONFIG);
+      // show_gids (an MLNX_OFED bash script) prints only the sysfs files GidProbe reads, so a host
+      // never runs it; a capture that holds its output (a support bundle, a hand-made capture)
+      // stands in for the ports whose sysfs table it lacks
+      CompletableFuture<CommandResult> showGids = root.live()
+          ? CompletableFuture.completedFuture(CommandResult.missing(GidProbe.SHOW_GIDS)) : run(pool, GidProbe.SHOW_GIDS);
       CompletableFuture<CommandResult> ipText = textFormOf(pool, ipJson, IP);
       CompletableFuture<CommandResult> linkText = textFormOf(pool, linkJson, RDMA_LINK);
       CompletableFuture<CommandResult> sysText = textFormOf(pool, sysJson, RDMA_SYSTEM);
@@ -70,7 +75,8 @@ public final class LadderSource {
           fallback(RDMA_SYSTEM, sysJson.join(), sysText), hcas, ifs);
       PodFacts.GpuDirect gpu = new GpuDirectProbe(root, book).probe(topo.join(), hcas);
       PodFacts.Verbs verbs = new VerbsProbe(root, book).probe(ldconfig.join(), hcas, libraryPath);
-      return new PodFacts(devices, hcas, rdma, ifs, memlock, gpu, verbs, env, pid == null ? "this process" : "pid " + pid,
+      PodFacts.Gids gids = new GidProbe(root, book).probe(hcas, showGids.join());
+      return new PodFacts(devices, hcas, rdma, ifs, memlock, gpu, verbs, gids, env, pid == null ? "this process" : "pid " + pid,
           book.snapshot());
     } finally {
       pool.shutdownNow();

@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 
 /** Steps 3 and 4: which RDMA netdevs live in this netns, and the Pod's interfaces and addresses. */
 final class NetworkProbe {
+  private static final int MAX_CITED = 256;
   private final HostRoot root;
   private final EvidenceBook book;
 
@@ -52,7 +53,14 @@ final class NetworkProbe {
             + (a.scope() == null ? "" : " scope " + a.scope()));
       }
       out.add(new PodFacts.Iface(i.name(), i.linkType(), i.state(), i.flags(), addrs));
-      book.add("pod.interfaces", source, i.name() + (addrs.isEmpty() ? " (no address)" : " " + String.join(", ", addrs)));
+      String line = i.name() + " <" + String.join(",", i.flags()) + ">" + (i.state() == null ? "" : " state " + i.state())
+          + (addrs.isEmpty() ? ", no address" : ": " + String.join(", ", addrs));
+      book.add("pod.interfaces", source, line);
+      // each interface on its own too: what a finding about it cites (a Pod has a handful; a
+      // listing of thousands keeps its first ones)
+      if (out.size() <= MAX_CITED) {
+        book.add("pod.interface." + i.name(), source, line);
+      }
     }
     return new PodFacts.Interfaces(source.startsWith("java") ? "java" : "ok", source, out);
   }

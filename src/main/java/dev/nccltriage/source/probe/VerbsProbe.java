@@ -91,16 +91,19 @@ final class VerbsProbe {
       return new PodFacts.Verbs(status, libibverbs, libibverbs == null && names.isEmpty() ? null : names, null,
           libraryPath);
     }
-    String where = (pathDirs.isEmpty() ? "" : "LD_LIBRARY_PATH; ")
-        + (ldconfig.ok() ? "ldconfig -p" : "ldconfig -p: " + ldconfig.status())
-        + (dirsRead.isEmpty() ? "" : "; " + String.join(", ", dirsRead));
+    // the claim first, then where it was looked for: a display cuts long lines at the end
+    String source = ldconfig.ok() ? "ldconfig -p" : dirsRead.isEmpty() ? "ldconfig -p: " + ldconfig.status()
+        : "library folders";
+    String searched = (pathDirs.isEmpty() ? "" : "LD_LIBRARY_PATH, ")
+        + (ldconfig.ok() ? "the loader cache" : "no loader cache (ldconfig -p: " + ldconfig.status() + ")")
+        + (dirsRead.isEmpty() ? "" : ", " + String.join(", ", dirsRead));
     if (libibverbs == null) {
-      book.add("pod.libibverbs", where, LIBIBVERBS + " not found");
+      book.add("pod.libibverbs", source, LIBIBVERBS + " not found; searched " + searched);
     }
     List<String> missing = needed(hcas).stream().filter(n -> !providers.containsKey(n)).toList();
     for (String n : missing) {
-      book.add("pod.verbsProviders", where, "no " + n + " provider (lib" + n + "-rdmav*.so, lib" + n
-          + ".so.1) for the " + n + " HCAs");
+      book.add("pod.verbsProviders", source, "no " + n + " provider (lib" + n + "-rdmav*.so, lib" + n
+          + ".so.1) for the " + n + " HCAs; searched " + searched + " and their libibverbs/");
     }
     return new PodFacts.Verbs("ok", libibverbs == null ? "absent" : libibverbs, names, missing, libraryPath);
   }

@@ -38,6 +38,10 @@ class GarbageInputTest {
     PARSERS.put("PeerMem", PeerMem::parse);
     PARSERS.put("NvidiaSmiTopo", NvidiaSmiTopo::parse);
     PARSERS.put("DevInfiniband", DevInfiniband::parse);
+    PARSERS.put("RoceGids.parseShowGids", RoceGids::parseShowGids);
+    PARSERS.put("RoceGids.parseGid", t -> String.valueOf(RoceGids.parseGid(t)));
+    PARSERS.put("RoceGids.parseType", t -> String.valueOf(RoceGids.parseType(t)));
+    PARSERS.put("RoceGids.parseNdev", t -> String.valueOf(RoceGids.parseNdev(t)));
   }
 
   private static List<String> garbage() {
@@ -115,6 +119,7 @@ class GarbageInputTest {
     assertThat(PeerMem.parse(null).moduleLines()).isZero();
     assertThat(NvidiaSmiTopo.parse(null).gpus()).isEmpty();
     assertThat(DevInfiniband.parse(null).entries()).isEmpty();
+    assertThat(RoceGids.parseShowGids(null).rows()).isEmpty();
   }
 
   @Test

@@ -1,0 +1,30 @@
+package dev.nccltriage.report;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * {@code -o yaml}: the document {@code -o json} writes, as YAML (kubectl's habit), so the same
+ * schema describes it once parsed. Every string is double-quoted, which keeps a value such as "yes",
+ * "1e3" or "null" a string and lets SnakeYAML escape control characters (C0, DEL and C1, as the JSON
+ * form does); long strings stay on one line for grep.
+ */
+public final class YamlReport {
+  private final ObjectMapper mapper = new ObjectMapper(YAMLFactory.builder()
+      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+      .disable(YAMLGenerator.Feature.SPLIT_LINES)
+      .build())
+      .setVisibility(PropertyAccessor.GETTER, JsonAutoDetect.Visibility.NONE)
+      .setVisibility(PropertyAccessor.IS_GETTER, JsonAutoDetect.Visibility.NONE)
+      .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
+
+  public void write(Object document, OutputStream out) throws IOException {
+    mapper.writeValue(JsonReport.nonClosing(out), document);
+    out.flush();
+  }
+}
