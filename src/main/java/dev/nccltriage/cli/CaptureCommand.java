@@ -69,6 +69,7 @@ final class CaptureCommand implements Callable<Integer> {
     if (timeout < 1) {
       throw new NcclTriage.UsageError("--timeout must be at least 1 second");
     }
+    Roots.livePid(Path.of("/"), pid);
     Path dir;
     Path made; // what this run creates, removed unless the capture is complete
     try {

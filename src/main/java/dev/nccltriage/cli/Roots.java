@@ -98,9 +98,21 @@ final class Roots {
    * reading another /proc/PID would judge files that were never captured (memlock "missing", a
    * healthy-looking step) instead of the process that was.
    */
+  /**
+   * --pid on a live host names a process that exists: a mistyped pid would leave step 5 and the
+   * environment unread and the verdict silently about nothing.
+   */
+  static Long livePid(Path root, Long given) {
+    if (given != null && !new HostRoot(root).isDirectory("/proc/" + given)) {
+      throw new NcclTriage.UsageError("--pid " + given + ": no such process (/proc/" + given + " does not exist"
+          + (given > 0 ? "; in a container, the training process is usually 1: see `ps -e` or /proc/*/cmdline)" : ")"));
+    }
+    return given;
+  }
+
   static Long pid(Path dir, Long given) {
     if (new HostRoot(dir).live()) {
-      return given;
+      return livePid(dir, given);
     }
     Map<String, String> meta;
     try {

@@ -68,4 +68,29 @@ class TerminalProgressTest {
     small.done();
     assertThat(err.size()).isZero();
   }
+
+  @Test
+  void withoutATotalItCountsMibAndLinesPerSecond() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Progress p = TerminalProgress.forContext(ctx(err, true));
+    p.expect(Progress.UNKNOWN);
+    p.advance(10L << 20, 100_000);
+    p.advance(10L << 20, 100_000);
+    p.done();
+    String s = err.toString(StandardCharsets.UTF_8);
+    assertThat(s).contains("reading log: 20 MiB, 200,000 lines (").contains(" lines/s)").doesNotContain(" of ")
+        .doesNotContain("%");
+  }
+
+  @Test
+  void neverMoreThanAHundredPercent() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Progress p = TerminalProgress.forContext(ctx(err, true));
+    p.expect(300L << 20);
+    p.advance(250L << 20);
+    p.advance(52L << 20); // a log still being written grew while it was read
+    p.done();
+    String s = err.toString(StandardCharsets.UTF_8);
+    assertThat(s).contains("300 of 300 MiB (100%)").doesNotContain("302 of").doesNotContain("(101%)");
+  }
 }
