@@ -1,5 +1,7 @@
 package dev.nccltriage.report;
 
+import dev.nccltriage.evidence.Printable;
+
 import dev.nccltriage.evidence.Evidence;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -94,16 +96,17 @@ public record LintReport(int schemaVersion, String tool, String version, String 
       if (!f.file().equals(file)) {
         file = f.file();
         object = null;
-        out.println(file);
+        out.println(Printable.text(file));
       }
-      String obj = f.object().label() + (f.object().container() == null ? "" : " container " + f.object().container());
+      // manifests are input: names, annotation values in messages reach a terminal escaped
+      String obj = Printable.text(f.object().label() + (f.object().container() == null ? "" : " container " + f.object().container()));
       if (!obj.equals(object)) {
         object = obj;
         out.println("  " + obj);
       }
-      Wrap.para(out, "    ", f.file() + ":" + f.line() + "  [" + f.severity() + "] " + f.message() + " (" + f.rule() + ")",
-          6, width);
-      Wrap.para(out, "      ", "fix: " + f.fix(), 11, width);
+      Wrap.para(out, "    ", Printable.text(f.file() + ":" + f.line() + "  [" + f.severity() + "] " + f.message()
+          + " (" + f.rule() + ")"), 6, width);
+      Wrap.para(out, "      ", Printable.text("fix: " + f.fix()), 11, width);
     }
     for (LeftOut l : findingsLeftOut) {
       out.println(leftOutLine(l));
@@ -121,7 +124,7 @@ public record LintReport(int schemaVersion, String tool, String version, String 
       out.println("|---|---|---|---|---|---|");
       for (Finding f : findings) {
         String obj = f.object().label() + (f.object().container() == null ? "" : " (" + f.object().container() + ")");
-        out.println("| `" + f.file() + ":" + f.line() + "` | " + cell(obj) + " | " + f.severity() + " | `" + f.rule()
+        out.println("| `" + cell(f.file()) + ":" + f.line() + "` | " + cell(obj) + " | " + f.severity() + " | `" + f.rule()
             + "` | " + cell(f.message()) + " | " + cell(f.fix()) + " |");
       }
     }
@@ -132,7 +135,7 @@ public record LintReport(int schemaVersion, String tool, String version, String 
   }
 
   private static String cell(String s) {
-    return s == null ? "" : s.replace("|", "\\|").replace("\n", " ");
+    return s == null ? "" : Printable.text(s.replace("|", "\\|").replace("\n", " "));
   }
 
   private static String leftOutLine(LeftOut l) {

@@ -67,6 +67,17 @@ class ControlBytesTest {
   }
 
   @Test
+  void lintsTextAndMarkdownEscapeAManifestsControls() {
+    String pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"p\\a\"\n  annotations:\n"
+        + "    k8s.v1.cni.cncf.io/networks: \"bad net\\x9b31m\\a\"\nspec:\n  containers:\n  - name: c\n";
+    for (String form : List.of("text", "markdown")) {
+      CliRun run = CliRun.runWithStdin(pod.getBytes(StandardCharsets.UTF_8), "lint", "-o", form);
+      assertThat(run.stdout()).as(form).contains("K-multus-malformed");
+      assertThat(controls(run.stdout(), false)).as(form).isEmpty();
+    }
+  }
+
+  @Test
   void textAndMarkdownShowControlsEscaped() throws IOException {
     String log = nastyLog().toString();
     for (String form : List.of("text", "markdown")) {
