@@ -236,7 +236,10 @@ expect_usage_error() {
   [ ! -s "$work/kubectl.log" ] || fail "kubectl was called: $(cat "$work/kubectl.log")"
 }
 done_case() {
-  grep -qxF -- "$case_name" "$failures" || passed=$((passed + 1))
+  if ! grep -qxF -- "$case_name" "$failures"; then
+    passed=$((passed + 1))
+    [ "$verbose" = 0 ] || printf '  ok [%s]\n' "$case_name"
+  fi
 }
 
 # --- check (the default) -----------------------------------------------------------------------
