@@ -455,7 +455,7 @@ kpod_ok() { # kpod_ok NAME: a check report came back and the Pod is clean
   [[ ($RC -eq 0 || $RC -eq 1 || $RC -eq 3) && $(json_get "$TMP/out/$1.out" command 2> /dev/null) == check &&
      -z $(ls -A "$K/pod/tmp") ]]
 }
-tree_tarballs() { ls -l --time-style=+%s.%N "$K/cache/nccl-triage/" 2> /dev/null | grep '\.tree-.*\.tar\.gz$' || true; }
+tree_tarballs() { find "$K/cache/nccl-triage" -name '*.tree-*.tar.gz' -printf '%f %s %T@\n' 2> /dev/null || true; }
 kpod krew-pod-1 "$K/root-linux-amd64" -o json
 first=$SECS
 if kpod_ok krew-pod-1; then

@@ -650,16 +650,19 @@ fi
 grep -qx 'kubectl get pods -l job-name=train -n ml -o .*' "$work/kubectl.log" \
   || fail "no kubectl get pods -l job-name=train -n ml: $(grep ' get ' "$work/kubectl.log")"
 [ "$(calls_of install)" = 63 ] || fail "$(calls_of install) installs, expected 63 (not the Pending Pod)"
-[ "$(calls_of run)" = 61 ] && [ "$(calls_of cleanup)" = 61 ] \
-  || fail "$(calls_of run) runs and $(calls_of cleanup) cleanups, expected 61 each"
+if [ "$(calls_of run)" != 61 ] || [ "$(calls_of cleanup)" != 61 ]; then
+  fail "$(calls_of run) runs and $(calls_of cleanup) cleanups, expected 61 each"
+fi
 ! grep -q train-worker-13 "$work/kubectl.log" || fail "the Pending Pod was exec'd into"
 [ "$(cat "$work/reports/train-worker-7.args")" = "check -o json --expect-hcas 8" ] \
   || fail "nccl-triage in a Pod got: $(cat "$work/reports/train-worker-7.args")"
-[ "$(peak)" -le 16 ] && [ "$(peak)" -ge 2 ] || fail "at most $(peak) checks at once, expected 2 to 16"
+if [ "$(peak)" -gt 16 ] || [ "$(peak)" -lt 2 ]; then fail "at most $(peak) checks at once, expected 2 to 16"; fi
 expect_err_has "nccl-triage: train-worker-7: problem"
 expect_err_has "nccl-triage: not Running, not checked: train-worker-13"
 expect_clean_pod
-[ -z "$(ls -A "${TMPDIR:-/tmp}" | grep '^nccl-triage-pods\.')" ] || fail "the plugin's own temporary directory was left"
+for d in "${TMPDIR:-/tmp}"/nccl-triage-pods.*; do
+  [ ! -e "$d" ] || fail "the plugin's own temporary directory was left: $d"
+done
 done_case
 
 begin "several Pods: -l SELECTOR, --max-parallel 4, kubectl's flags to every call; all agree"
@@ -669,7 +672,7 @@ plug -l app=trainer --max-parallel 4 --context prod -c worker
 expect_rc 0
 grep -qx 'All 12 Pods agree: healthy' "$work/out" || fail "no agreement line: $(cat "$work/out")"
 [ "$(grep -c '^train-worker-[0-9]* .* healthy ' "$work/out")" = 12 ] || fail "not 12 healthy rows: $(cat "$work/out")"
-[ "$(peak)" -le 4 ] && [ "$(peak)" -ge 2 ] || fail "at most $(peak) checks at once, expected 2 to 4"
+if [ "$(peak)" -gt 4 ] || [ "$(peak)" -lt 2 ]; then fail "at most $(peak) checks at once, expected 2 to 4"; fi
 grep -q "^kubectl get pods -l app=trainer --context prod -o " "$work/kubectl.log" || fail "get: $(head -n 1 "$work/kubectl.log")"
 [ "$(grep -c '^kubectl exec .* -c worker --context prod -- ' "$work/kubectl.log")" = 36 ] \
   || fail "not every exec has -c worker --context prod: $(head -n 3 "$work/kubectl.log")"
@@ -926,7 +929,7 @@ echo "another jar" > "$krew_tree/lib/nccl-triage.jar"
 plug_copy "$work/krew/bin/kubectl-nccl_triage" trainer-0
 expect_rc 1
 [ "$(packs)" = 2 ] || fail "a changed bundle was not packed again ($(packs) packs)"
-[ "$(cached | wc -l)" -eq 1 ] && [ "$(cached)" != "$first" ] || fail "cache holds: $(cached)"
+if [ "$(cached | wc -l)" -ne 1 ] || [ "$(cached)" = "$first" ]; then fail "cache holds: $(cached)"; fi
 echo "not a jar" > "$krew_tree/lib/nccl-triage.jar"
 done_case
 
@@ -955,8 +958,9 @@ plug_copy "$work/po/bin/kubectl-nccl_triage" trainer-0 -n ml
 expect_rc 0
 expect_out "fake nccl-triage check"
 expect_err_has "downloading the bundle for the Pods, once: $bundle_url -> $work/cache/nccl-triage/nccl-triage-0.1.0-linux-x64.tar.gz"
-[ "$(wc -l < "$work/curl.log")" -eq 1 ] && grep -q " $bundle_url\$" "$work/curl.log" \
-  || fail "curl calls: $(cat "$work/curl.log")"
+if [ "$(wc -l < "$work/curl.log")" -ne 1 ] || ! grep -q " $bundle_url\$" "$work/curl.log"; then
+  fail "curl calls: $(cat "$work/curl.log")"
+fi
 cmp -s "$tarball" "$work/cache/nccl-triage/nccl-triage-0.1.0-linux-x64.tar.gz" || fail "the cached bundle differs"
 expect_clean_pod
 : > "$work/kubectl.log"
@@ -1079,7 +1083,7 @@ if command -v shellcheck > /dev/null 2>&1; then
     [ -s "$work/$v.sh" ] || fail "$v not found in the plugin"
     shellcheck -s sh "$work/$v.sh" >&2 || fail "shellcheck: $v"
   done
-  shellcheck "$plugin" "$here/fake-kubectl" "$0" "$dist/krew/update-sha256.sh" >&2 \
+  shellcheck "$plugin" "$here/fake-kubectl" "$here/fake-krew" "$0" "$dist/krew/update-sha256.sh" >&2 \
     || fail "shellcheck"
   done_case
 else
