@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Assembles the self-contained bundle target/nccl-triage-VERSION-linux-x64.tar.gz.
+# Assembles the self-contained bundle target/nccl-triage-VERSION-linux-x64.tar.gz, and the krew
+# plugin-only archive target/nccl-triage-VERSION-kubectl-plugin.tar.gz (the kubectl plugin, LICENSE
+# and bundle.source: the bundle's release URL and sha256, for macOS and Linux arm64 laptops).
 # Maven runs it in the `bundle` profile (mvn -B -Pbundle package), which writes the dependency class
 # path it reads to target/bundle-work/runtime.classpath. See dist/bundle/README.md.
 #
 #   build-bundle.sh --version V --app-jar JAR --deps-classpath FILE --target DIR --build-jdk DIR [--jdk DIR]
+#                   [--release-url URL]
 #
 #   --deps-classpath FILE  the runtime dependencies, as dependency:build-classpath writes them
+#   --release-url URL      where the release's archives are published (bundle.source names
+#                  URL/nccl-triage-V-linux-x64.tar.gz; it must be the krew manifest's uri). Default:
+#                  https://github.com/nccl-triage/nccl-triage/releases/download/vV
 #
 #   --jdk DIR      the JDK whose runtime is bundled (also: BUNDLE_JDK). Default: of the JDKs found
 #                  ($JAVA_HOME, the build JDK, /usr/lib/jvm/*, /opt/java/*), the one whose native
@@ -23,7 +29,7 @@ set -euo pipefail
 say() { echo "bundle: $*" >&2; }
 die() { echo "bundle: ERROR: $*" >&2; exit 1; }
 
-VERSION='' APP_JAR='' DEPS_CP_FILE='' TARGET='' BUILD_JDK='' JDK=${BUNDLE_JDK:-}
+VERSION='' APP_JAR='' DEPS_CP_FILE='' TARGET='' BUILD_JDK='' JDK=${BUNDLE_JDK:-} RELEASE_URL=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --version) VERSION=$2; shift 2 ;;
@@ -33,6 +39,8 @@ while [[ $# -gt 0 ]]; do
     --build-jdk) BUILD_JDK=$2; shift 2 ;;
     --jdk) # Maven passes an empty -Dbundle.jdk as "" or not at all
       if [[ $# -ge 2 && $2 != --* ]]; then JDK=${2:-$JDK}; shift 2; else shift; fi ;;
+    --release-url)
+      if [[ $# -ge 2 && $2 != --* ]]; then RELEASE_URL=$2; shift 2; else shift; fi ;;
     *) die "unknown argument: $1" ;;
   esac
 done
@@ -44,8 +52,15 @@ done
 
 HERE=$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
 REPO=$(cd -P -- "$HERE/../.." && pwd -P)
+# the plugin says its version (kubectl nccl-triage --version): it must be this release's
+grep -qx "version=$VERSION" "$HERE/../kubectl-nccl_triage" ||
+  die "dist/kubectl-nccl_triage says $(grep -m1 '^version=' "$HERE/../kubectl-nccl_triage" || echo 'no version='), not version=$VERSION: update it"
+[[ -f $REPO/LICENSE ]] || die "$REPO/LICENSE not found"
 TARGET=$(cd -P -- "$TARGET" && pwd -P)
 NAME=nccl-triage-$VERSION-linux-x64
+PLUGIN_NAME=nccl-triage-$VERSION-kubectl-plugin
+RELEASE_URL=${RELEASE_URL:-https://github.com/nccl-triage/nccl-triage/releases/download/v$VERSION}
+RELEASE_URL=${RELEASE_URL%/}
 WORK=$TARGET/bundle-work
 STAGE=$WORK/$NAME
 TARBALL=$TARGET/$NAME.tar.gz
@@ -235,6 +250,7 @@ if grep -q '@[A-Z_]*@' "$STAGE/bin/nccl-triage"; then die "a placeholder is left
 chmod 755 "$STAGE/bin/nccl-triage"
 # the kubectl plugin travels in the bundle: krew installs the bundle and runs bin/kubectl-nccl_triage
 install -m 755 "$HERE/../kubectl-nccl_triage" "$STAGE/bin/kubectl-nccl_triage"
+install -m 644 "$REPO/LICENSE" "$STAGE/LICENSE"
 
 say "man pages and completion from picocli's model"
 "${TOOLS[@]}" docs "$STAGE" "$VERSION" || die "docs generation failed"
@@ -290,6 +306,22 @@ rm -f "$TARBALL"
 # mtimes are kept as they are: the CDS archive checks the jars' modification times
 tar -C "$WORK" --sort=name --owner=0 --group=0 --numeric-owner -cf - "$NAME" | gzip -9 -n > "$TARBALL.tmp"
 mv "$TARBALL.tmp" "$TARBALL"
+
+# ---- 7. the krew plugin-only archive (macOS, Linux arm64): plugin, LICENSE, where the bundle is --
+PSTAGE=$WORK/$PLUGIN_NAME
+rm -rf "$PSTAGE"
+mkdir -p "$PSTAGE"
+install -m 755 "$HERE/../kubectl-nccl_triage" "$PSTAGE/kubectl-nccl_triage"
+install -m 644 "$REPO/LICENSE" "$PSTAGE/LICENSE"
+{
+  echo "url $RELEASE_URL/$NAME.tar.gz"
+  echo "sha256 $(sha256sum < "$TARBALL" | cut -d' ' -f1)"
+} > "$PSTAGE/bundle.source"
+chmod 644 "$PSTAGE/bundle.source"
+rm -f "$TARGET/$PLUGIN_NAME.tar.gz"
+tar -C "$WORK" --sort=name --owner=0 --group=0 --numeric-owner -cf - "$PLUGIN_NAME" | gzip -9 -n > "$TARGET/$PLUGIN_NAME.tar.gz.tmp"
+mv "$TARGET/$PLUGIN_NAME.tar.gz.tmp" "$TARGET/$PLUGIN_NAME.tar.gz"
+say "wrote $TARGET/$PLUGIN_NAME.tar.gz (its bundle.source: $RELEASE_URL/$NAME.tar.gz)"
 
 bytes=$(stat -c %s "$TARBALL")
 say "runtime: Java $JAVA_VERSION (${JAVA_VENDOR:-?}), modules $MODULES, needs glibc >= $GLIBC"

@@ -11,6 +11,14 @@
 # in a pty, the CDS archive, stdout/stderr hygiene, the man pages and the completion script. Also checks that the
 # tarball is at most 25 MB (10^6 bytes; BUNDLE_MAX_BYTES) and that `which java` finds nothing.
 #
+# krew (as the current user, no isolation needed): the krew manifest against the real archives,
+# this tarball and nccl-triage-VERSION-kubectl-plugin.tar.gz beside it: dist/krew/update-sha256.sh
+# fills a copy in, dist/test/fake-krew validates it by krew's rules and installs it for linux/amd64,
+# linux/arm64, darwin/amd64 and darwin/arm64 (bin, LICENSE, --help, --version); then the
+# linux/amd64 install checks a fake Pod (dist/test/fake-kubectl; the Pod is this machine) twice,
+# the second time from its cached tarball, and the darwin install downloads the bundle (file://
+# through curl) and checks its sha256.
+#
 # Needs root for the namespace (unshare -m, mount) and the user switch (setpriv). Where either is
 # not permitted (not root, or a sandbox that forbids unshare), it says so and falls back: the system
 # Java cannot be hidden then, so it is kept off PATH (a PATH of only the few tools the launcher
@@ -389,6 +397,89 @@ if command -v bash > /dev/null 2>&1; then
   check "the completion script loads in bash and completes nccl-triage" \
     bash -c 'source "$1" > /dev/null 2>&1 && complete -p nccl-triage > /dev/null' bash \
     "$B/share/bash-completion/completions/nccl-triage"
+fi
+
+# ---- krew: the manifest against the real archives ------------------------------------------------
+PLUGIN_ARCHIVE=$(dirname -- "$TARBALL")/nccl-triage-$VERSION-kubectl-plugin.tar.gz
+K=$TMP/krew
+mkdir -p "$K/m" "$K/pod/tmp" "$K/image" "$K/cache" "$K/bin"
+cp "$REPO/dist/krew/nccl-triage.yaml" "$K/m/nccl-triage.yaml"
+check "the krew plugin-only archive $(basename "$PLUGIN_ARCHIVE") is beside the tarball" test -f "$PLUGIN_ARCHIVE"
+check "LICENSE in the bundle is the repository's" cmp -s "$B/LICENSE" "$REPO/LICENSE"
+if sh "$REPO/dist/krew/update-sha256.sh" "$TARBALL" "$K/m/nccl-triage.yaml" > "$TMP/out/krew-update.out" 2>&1; then
+  ok "update-sha256.sh fills the krew manifest in from the real archives"
+else
+  bad "update-sha256.sh on the real archives: $(cat "$TMP/out/krew-update.out")"
+fi
+RC=0
+sh "$REPO/dist/test/fake-krew" validate "$K/m/nccl-triage.yaml" > "$TMP/out/krew-validate.out" 2>&1 || RC=$?
+check "the filled-in manifest passes krew's checks (fake-krew validate): $(tr '\n' ' ' < "$TMP/out/krew-validate.out")" \
+  test "$RC" -eq 0
+for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64; do
+  os=${platform%/*} arch=${platform#*/}
+  archive=$PLUGIN_ARCHIVE
+  [[ $platform != linux/amd64 ]] || archive=$TARBALL
+  root=$K/root-$os-$arch
+  RC=0
+  KREW_ROOT=$root KREW_OS=$os KREW_ARCH=$arch sh "$REPO/dist/test/fake-krew" install \
+    --manifest="$K/m/nccl-triage.yaml" --archive="$archive" > "$TMP/out/krew-$os-$arch.out" 2>&1 || RC=$?
+  link=$root/bin/kubectl-nccl_triage
+  if [[ $RC -eq 0 && -x $link ]] && KUBECTL=no-such-kubectl "$link" --help 2>&1 | head -n 2 | grep -q 'kubectl nccl-triage POD' &&
+     [[ $("$link" --version) == "kubectl-nccl_triage $VERSION" && -n $(find "$root/store" -name LICENSE) ]]; then
+    ok "krew install on $platform ($(basename "$archive")): LICENSE installed, kubectl-nccl_triage --help and --version run"
+  else
+    bad "krew install on $platform: exit $RC: $(tr '\n' ' ' < "$TMP/out/krew-$os-$arch.out")"
+  fi
+done
+# the fake Pod: the tools of a slim image, its /tmp in $K/pod; kubectl is dist/test/fake-kubectl
+: > "$K/kubectl.log"
+for t in sh mkdir rm cat sleep tar gzip uname readlink dirname sed ls id; do
+  p=$(command -v "$t" || true)
+  [[ -z $p ]] || ln -s "$p" "$K/image/$t"
+done
+cp "$REPO/dist/test/fake-kubectl" "$K/bin/kubectl"
+chmod +x "$K/bin/kubectl"
+# kpod NAME ROOT ARGS...: the plugin that krew installed in ROOT checks a fake Pod; sets RC, SECS
+kpod() {
+  local name=$1 root=$2 t0 t1
+  shift 2
+  t0=$(date +%s.%N)
+  RC=0
+  PATH="$K/bin:$PATH" XDG_CACHE_HOME="$K/cache" FAKE_KUBECTL_LOG="$K/kubectl.log" FAKE_POD_ROOT="$K/pod" \
+    FAKE_POD_PATH="$K/image" "$root/bin/kubectl-nccl_triage" trainer-0 "$@" \
+    > "$TMP/out/$name.out" 2> "$TMP/out/$name.err" < /dev/null || RC=$?
+  t1=$(date +%s.%N)
+  SECS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+}
+kpod_ok() { # kpod_ok NAME: a check report came back and the Pod is clean
+  [[ ($RC -eq 0 || $RC -eq 1 || $RC -eq 3) && $(json_get "$TMP/out/$1.out" command 2> /dev/null) == check &&
+     -z $(ls -A "$K/pod/tmp") ]]
+}
+tree_tarballs() { find "$K/cache/nccl-triage" -name '*.tree-*.tar.gz' -printf '%f %s %T@\n' 2> /dev/null || true; }
+kpod krew-pod-1 "$K/root-linux-amd64" -o json
+first=$SECS
+if kpod_ok krew-pod-1; then
+  ok "krew's linux/amd64 install checks a fake Pod with the bundle it came in: exit $RC, layer $(json_get "$TMP/out/krew-pod-1.out" verdict.layer), Pod clean (${first} s)"
+else
+  bad "krew's linux/amd64 install, check in a fake Pod: exit $RC"; show krew-pod-1
+fi
+stamp=$(tree_tarballs)
+kpod krew-pod-2 "$K/root-linux-amd64" -o json
+if kpod_ok krew-pod-2 && [[ $(printf '%s\n' "$stamp" | grep -c .) -eq 1 && $stamp == "$(tree_tarballs)" ]]; then
+  ok "the second check sends the cached tarball of the unpacked bundle: exit $RC (${SECS} s; first ${first} s)"
+else
+  bad "the second check from krew's install: exit $RC, cache: $stamp"; show krew-pod-2
+fi
+if command -v curl > /dev/null 2>&1; then
+  rm -rf "$K/cache"
+  NCCL_TRIAGE_BUNDLE_URL="file://$TARBALL" kpod krew-pod-3 "$K/root-darwin-arm64" -o json
+  if kpod_ok krew-pod-3 && cmp -s "$TARBALL" "$K/cache/nccl-triage/$(basename "$TARBALL")"; then
+    ok "krew's darwin/arm64 (plugin-only) install downloads the bundle, checks its sha256 and checks a fake Pod: exit $RC"
+  else
+    bad "krew's darwin/arm64 install, check in a fake Pod: exit $RC"; show krew-pod-3
+  fi
+else
+  echo "test-bundle: NOTE: no curl: the plugin-only install's download not tried" >&2
 fi
 
 echo "test-bundle: $PASSED passed, $FAILED failed"

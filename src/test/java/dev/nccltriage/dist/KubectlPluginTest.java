@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,8 +85,10 @@ class KubectlPluginTest {
     assertThat(run.output)
         .doesNotContain("FAIL [")
         .containsPattern("kubectl-plugin-test: [1-9][0-9]* passed, 0 failed")
-        // the end-to-end case ran (not skipped)
-        .contains("[logs: the real nccl-triage names the device plugin (exit 1)]");
+        // the end-to-end cases ran (not skipped)
+        .contains("ok [logs: the real nccl-triage names the device plugin (exit 1)]")
+        .contains("ok [several Pods: the real nccl-triage on sample captures names the Pod that differs]")
+        .contains("ok [several Pods: job/NAME with 64 Pods, one report naming the Pods and nodes that differ]");
   }
 
   record Run(int exit, String output) {}
@@ -92,7 +96,8 @@ class KubectlPluginTest {
   /** Runs argv in the repository root with extra NAME=VALUE environment; output and exit. */
   Run run(List<String> env, String... argv) throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(argv).directory(REPO.toFile()).redirectErrorStream(true);
-    for (String var : List.of("NCCL_TRIAGE", "NCCL_TRIAGE_BUNDLE", "KUBECTL", "PLUGIN_SHELL")) {
+    for (String var : List.of("NCCL_TRIAGE", "NCCL_TRIAGE_BUNDLE", "KUBECTL", "PLUGIN_SHELL",
+        "NCCL_TRIAGE_NO_DOWNLOAD", "NCCL_TRIAGE_BUNDLE_URL", "XDG_CACHE_HOME")) {
       pb.environment().remove(var);
     }
     for (String kv : env) {
@@ -108,6 +113,18 @@ class KubectlPluginTest {
       throw new AssertionError(String.join(" ", argv) + " timed out:\n" + Files.readString(out));
     }
     return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void pluginVersionIsTheProjects() throws Exception {
+    assumeTrue(onPath("sh") != null, "sh is not installed");
+    Properties p = new Properties();
+    try (InputStream in = KubectlPluginTest.class.getResourceAsStream("/dev/nccltriage/version.properties")) {
+      p.load(in);
+    }
+    Run run = run(List.of("KUBECTL=no-such-kubectl"), "sh", PLUGIN.toString(), "--version");
+    assertThat(run.exit).isZero();
+    assertThat(run.output).isEqualTo("kubectl-nccl_triage " + p.getProperty("version") + "\n");
   }
 
   @Test
