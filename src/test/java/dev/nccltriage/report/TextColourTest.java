@@ -29,11 +29,18 @@ class TextColourTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "1", "0", "false"})
+  @ValueSource(strings = {"1", "0", "false"})
   void noColourWithNoColorSetToAnyValue(String value) {
     String out =
         text(Map.of("COLUMNS", "100", "NO_COLOR", value), true, "01-healthy-ib-gdr-2.21.5.log");
     assertThat(out).doesNotContain("\u001b");
+  }
+
+  @org.junit.jupiter.api.Test
+  void anEmptyNoColorIsNotSet() {
+    // no-color.org: "when present and not an empty string"
+    String out = text(Map.of("COLUMNS", "100", "NO_COLOR", ""), true, "01-healthy-ib-gdr-2.21.5.log");
+    assertThat(out).contains("\u001b");
   }
 
   @ParameterizedTest
