@@ -39,8 +39,11 @@ final class NetTexts {
     if (known != null) {
       return known;
     }
+    if (!msg.startsWith("NET/IB") || !msg.contains("OOB")) {
+      return null; // the anchored expression's literal parts: no match without them
+    }
     Matcher m = IB_USING.matcher(msg);
-    if (!m.find()) {
+    if (!m.lookingAt()) {
       return null;
     }
     IbUsing u = new IbUsing(hcaList(m.group(1)), m.group(2) != null, ifaceOf(m.group(3).trim()));

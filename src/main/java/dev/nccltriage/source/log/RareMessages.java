@@ -38,6 +38,9 @@ final class RareMessages {
   private final NetTexts texts = new NetTexts();
   private final GdrMessages gdrLines;
   private final OfiMessages ofiLines;
+  private String decoded; // the message parse() decoded last, at [decodedFrom, decodedTo)
+  private int decodedFrom;
+  private int decodedTo;
 
   RareMessages(LogAccumulator acc, EvidenceSlot slot) {
     this.acc = acc;
@@ -78,7 +81,9 @@ final class RareMessages {
   /** A WARN line: counted, and a failure unless it is one of the probes NCCL recovers from. */
   void warn(ProcessState p, byte[] b, int from, int to, boolean known) {
     slot.record(acc.warnings);
-    String msg = Bytes.text(b, from, to);
+    // the text parse() decoded for this line, if it did: one String (and one hash) per line
+    String msg = decoded != null && decodedFrom == from && decodedTo == to ? decoded : Bytes.text(b, from, to);
+    decoded = null;
     if (!known && !msg.isEmpty()) {
       errors.parse(p, msg); // a WARN's error signature may start with anything ("socketStartConnect: ...")
     }
@@ -125,8 +130,16 @@ final class RareMessages {
     return arrow > from && (Bytes.isDigit(b[arrow - 1]) || b[arrow - 1] == ')');
   }
 
+  /** Drops the text parse() kept: a new line begins (the reader reuses its buffer). */
+  void newLine() {
+    decoded = null;
+  }
+
   boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner) {
     String msg = Bytes.text(b, from, to);
+    decoded = msg;
+    decodedFrom = from;
+    decodedTo = to;
     char c = msg.charAt(0);
     if (c == 'N' && msg.startsWith("NCCL version")) {
       version(owner.p(proc), msg);
@@ -228,21 +241,23 @@ final class RareMessages {
       return true;
     }
     Matcher m;
-    if ((m = IB_SIDEBAND.matcher(msg)).find()) {
+    // each anchored expression runs only where its literal start is (lookingAt: no scan)
+    boolean ib = msg.startsWith("NET/IB");
+    if (ib && msg.contains("sideband") && (m = IB_SIDEBAND.matcher(msg)).lookingAt()) {
       if (p.oob == null) {
         p.oob = new Iface(m.group(1), null);
       }
       slot.record(p.evidence, HostEvidence.IB_USING, null);
       return true;
     }
-    if ((m = IB_PER_LINE.matcher(msg)).find()) {
+    if (ib && msg.indexOf('[') > 0 && (m = IB_PER_LINE.matcher(msg)).lookingAt()) {
       for (Hca h : NetTexts.hcas(" " + m.group(1))) {
         p.addPerLineHca(h);
       }
       slot.record(p.evidence, HostEvidence.IB_USING, null);
       return true;
     }
-    if ((m = SOCKET_USING.matcher(msg)).find()) {
+    if (msg.startsWith("NET/Socket") && (m = SOCKET_USING.matcher(msg)).lookingAt()) {
       List<Iface> ifs = new ArrayList<>();
       Matcher e = SOCKET_ENTRY.matcher(m.group(1));
       while (e.find()) {
@@ -259,7 +274,7 @@ final class RareMessages {
       slot.record(p.evidence, HostEvidence.SOCKET, null);
       return true;
     }
-    if ((m = OLD_NET_IFACE.matcher(msg)).find()) {
+    if ((msg.startsWith("NET ") || msg.startsWith("NET:")) && (m = OLD_NET_IFACE.matcher(msg)).lookingAt()) {
       Iface f = texts.ifaceOf(m.group(1));
       if (p.socketIfaces == null) {
         p.socketIfaces = new ArrayList<>();
