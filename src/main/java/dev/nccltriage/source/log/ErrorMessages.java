@@ -34,11 +34,14 @@ final class ErrorMessages {
   private final LogAccumulator acc;
   private final EvidenceSlot slot;
   private final java.util.Map<String, Known> outcomes = new java.util.HashMap<>();
+  private String lastText;
+  private Known lastKnown;
 
   /** A text's outcome, and the error entry of this accumulator it counts into (once looked up). */
   private static final class Known {
     final ErrorSignatures.Outcome outcome;
     LogAccumulator.ErrAcc errors;
+    Boolean recoverable; // for a WARN text, once asked
 
     Known(ErrorSignatures.Outcome outcome) {
       this.outcome = outcome;
@@ -50,8 +53,14 @@ final class ErrorMessages {
     this.slot = slot;
   }
 
-  /** Error signatures; also the catch-all for NET/IB and NET/Socket lines no other shape claimed. */
-  boolean parse(ProcessState p, String msg) {
+  /**
+   * The entry of a text. A WARN line asks up to three times (its family, its signature, whether it
+   * is recoverable) with the one String: the last entry is checked by identity first.
+   */
+  private Known known(String msg) {
+    if (msg == lastText) {
+      return lastKnown;
+    }
     Known known = outcomes.get(msg);
     if (known == null) {
       known = new Known(ErrorSignatures.classify(msg));
@@ -60,6 +69,14 @@ final class ErrorMessages {
       }
       outcomes.put(msg, known);
     }
+    lastText = msg;
+    lastKnown = known;
+    return known;
+  }
+
+  /** Error signatures; also the catch-all for NET/IB and NET/Socket lines no other shape claimed. */
+  boolean parse(ProcessState p, String msg) {
+    Known known = known(msg);
     ErrorSignatures.Outcome o = known.outcome;
     if (o.failure()) {
       slot.record(acc.failures);
@@ -82,22 +99,17 @@ final class ErrorMessages {
     return o.known();
   }
 
-  private final java.util.Map<String, Boolean> recoverableSeen = new java.util.HashMap<>();
 
   /**
    * Whether a WARN message is one NCCL goes on after (an init probe, a routine async event). Every
    * rank of a failing job prints the same WARN: remembered by text (bounded).
    */
   boolean isRecoverable(String msg) {
-    Boolean known = recoverableSeen.get(msg);
-    if (known == null) {
-      known = recoverable(msg, true);
-      if (recoverableSeen.size() >= MEMO) {
-        recoverableSeen.clear();
-      }
-      recoverableSeen.put(msg, known);
+    Known known = known(msg);
+    if (known.recoverable == null) {
+      known.recoverable = recoverable(msg, true);
     }
-    return known;
+    return known.recoverable;
   }
 
   /** {@code guarded} false: the expression alone (tests check that the guard changes nothing). */
@@ -122,19 +134,52 @@ final class ErrorMessages {
 
   /** aws-ofi-nccl's failures (its own "NET/OFI ..." lines); any other NET/OFI line is known and ignored. */
   boolean ofi(ProcessState p, String msg) {
-    if (OFI_INIT.matcher(msg).find()) {
-      p.ofiFailed = true;
-      return error(p, ErrorKind.NET_PLUGIN_INIT, "aws-ofi-nccl", null);
+    OfiOutcome o = ofiSeen.get(msg);
+    if (o == null) {
+      o = ofiOutcome(msg);
+      if (ofiSeen.size() >= MEMO) {
+        ofiSeen.clear();
+      }
+      ofiSeen.put(msg, o);
     }
-    Matcher m = OFI_REG.matcher(msg);
-    if (m.find()) {
-      return error(p, ErrorKind.IBV_REG_MR, m.group(1).strip(), null);
+    switch (o.kind) {
+      case NET_PLUGIN_INIT -> {
+        p.ofiFailed = true;
+        return error(p, ErrorKind.NET_PLUGIN_INIT, "aws-ofi-nccl", null);
+      }
+      case IBV_REG_MR, PLUGIN_CQ -> {
+        return error(p, o.kind, o.detail, null);
+      }
+      default -> {
+        return true;
+      }
     }
-    if (OFI_CQ.matcher(msg).find()) {
-      return error(p, ErrorKind.PLUGIN_CQ, null, null);
-    }
-    return true;
   }
+
+  /** What a NET/OFI text means (kind SYSTEM_ERROR stands for nothing): each expression behind its literal. */
+  static OfiOutcome ofiOutcome(String msg) {
+    return ofiOutcome(msg, true);
+  }
+
+  static OfiOutcome ofiOutcome(String msg, boolean guarded) {
+    boolean all = !guarded;
+    if ((all || msg.contains("nitializ")) && OFI_INIT.matcher(msg).find()) {
+      return new OfiOutcome(ErrorKind.NET_PLUGIN_INIT, null);
+    }
+    Matcher m = all || msg.contains("egist") || msg.contains("fi_mr_reg") ? OFI_REG.matcher(msg) : null;
+    if (m != null && m.find()) {
+      return new OfiOutcome(ErrorKind.IBV_REG_MR, m.group(1).strip());
+    }
+    if ((all || msg.contains("err")) && OFI_CQ.matcher(msg).find()) {
+      return new OfiOutcome(ErrorKind.PLUGIN_CQ, null);
+    }
+    return new OfiOutcome(ErrorKind.SYSTEM_ERROR, null);
+  }
+
+  record OfiOutcome(ErrorKind kind, String detail) {}
+
+  private final java.util.Map<String, OfiOutcome> ofiSeen = new java.util.HashMap<>();
+
 
   /** NET/Plugin lines, printed by every process: a substring test before each expression. */
   boolean pluginLine(ProcessState p, String msg) {

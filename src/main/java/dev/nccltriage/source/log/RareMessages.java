@@ -38,6 +38,10 @@ final class RareMessages {
   private final NetTexts texts = new NetTexts();
   private final GdrMessages gdrLines;
   private final OfiMessages ofiLines;
+  private static final String[] NOT_ENV = new String[0];
+  private static final Iface[] NOT_BOOTSTRAP = new Iface[0];
+  private final java.util.Map<String, Iface[]> bootstrapSeen = new java.util.HashMap<>();
+  private final java.util.Map<String, String[]> envSeen = new java.util.HashMap<>();
   private String decoded; // the message parse() decoded last, at [decodedFrom, decodedTo)
   private int decodedFrom;
   private int decodedTo;
@@ -149,25 +153,32 @@ final class RareMessages {
       return net(owner.p(proc), msg);
     }
     if (c == 'N' && msg.startsWith("NCCL_")) {
-      Matcher m = ENV.matcher(msg);
-      if (m.find()) {
-        env(m.group(1), m.group(2));
+      // every process echoes the same settings: one lookup per repeated text
+      String[] nameValue = envSeen.get(msg);
+      if (nameValue == null) {
+        Matcher m = ENV.matcher(msg);
+        nameValue = m.find() ? new String[] {m.group(1), m.group(2)} : NOT_ENV;
+        if (envSeen.size() >= 16384) {
+          envSeen.clear();
+        }
+        envSeen.put(msg, nameValue);
+      }
+      if (nameValue != NOT_ENV) {
+        env(nameValue[0], nameValue[1]);
         return true;
       }
     }
     if (c == 'B' && msg.startsWith("Bootstrap")) {
-      Matcher m = BOOTSTRAP.matcher(msg);
       ProcessState p = owner.p(proc);
-      if (m.find()) {
+      Iface[] ifaces = bootstrapIfaces(msg);
+      if (ifaces != null) {
         p.initSeen = true;
-        Iface first = texts.ifaceOf(m.group(1));
+        Iface first = ifaces[0];
         if (p.bootstrap == null) {
           p.bootstrap = p.evidence.share(first);
         }
-        seeAddress(first);
-        Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
-        while (rest.find()) {
-          seeAddress(texts.ifaceOf(rest.group(1)));
+        for (Iface f : ifaces) {
+          seeAddress(f);
         }
         slot.record(p.evidence, HostEvidence.BOOTSTRAP, first == null ? null : first.name());
         return true;
@@ -198,6 +209,34 @@ final class RareMessages {
       return true;
     }
     return errors.parse(owner.p(proc), msg);
+  }
+
+  /**
+   * The interfaces of "Bootstrap : Using if:addr<port> [1]if2:...", the first one first (it may be
+   * null), or null when the text is not that line. Every rank of a node prints the same line at
+   * each start: remembered by text (bounded).
+   */
+  private Iface[] bootstrapIfaces(String msg) {
+    Iface[] known = bootstrapSeen.get(msg);
+    if (known == null) {
+      Matcher m = BOOTSTRAP.matcher(msg);
+      if (m.lookingAt()) {
+        List<Iface> all = new ArrayList<>();
+        all.add(texts.ifaceOf(m.group(1)));
+        Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
+        while (rest.find()) {
+          all.add(texts.ifaceOf(rest.group(1)));
+        }
+        known = all.toArray(new Iface[0]);
+      } else {
+        known = NOT_BOOTSTRAP;
+      }
+      if (bootstrapSeen.size() >= 16384) {
+        bootstrapSeen.clear();
+      }
+      bootstrapSeen.put(msg, known);
+    }
+    return known == NOT_BOOTSTRAP ? null : known;
   }
 
   private boolean net(ProcessState p, String msg) {

@@ -61,7 +61,13 @@ class ErrorGuardsTest {
       "NET/IB: ibv_query_gid failed: no valid GID",
       "Proxy Call to rank 3 failed (Connect)",
       "dlvsym failed on ncclNetPlugin_v8",
-      "NET/IB : Got non-fatal async event : client reregistration");
+      "NET/IB : Got non-fatal async event : client reregistration",
+      "NET/OFI Unable to register memory (type = 2) for device 0. RC: -22, Error: Invalid argument",
+      "NET/OFI fi_mr_reg failed: Cannot allocate memory",
+      "NET/OFI Request completed with error. RC: 5. Error: Input/output error",
+      "NET/OFI aws-ofi-nccl initialization failed",
+      "NET/OFI Initializing plugin failed",
+      "NET/OFI Selected Provider is efa (found 4 nics)");
 
   @Test
   void guardsChangeNoAnswer() throws IOException {
@@ -92,6 +98,7 @@ class ErrorGuardsTest {
       ErrorSignatures.Outcome guarded = ErrorSignatures.classify(m);
       soft.assertThat(guarded).as(m).isEqualTo(ErrorSignatures.classify(m, false));
       soft.assertThat(ErrorMessages.recoverable(m, true)).as(m).isEqualTo(ErrorMessages.recoverable(m, false));
+      soft.assertThat(ErrorMessages.ofiOutcome(m)).as(m).isEqualTo(ErrorMessages.ofiOutcome(m, false));
       errors += guarded.kind() != null ? 1 : 0;
     }
     soft.assertAll();
