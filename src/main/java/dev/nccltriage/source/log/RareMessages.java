@@ -18,8 +18,6 @@ final class RareMessages {
   private static final Pattern IB_SIDEBAND =
       Pattern.compile("^NET/IB ?: Using interface (\\S+) for sideband communication");
   private static final Pattern IB_PER_LINE = Pattern.compile("^NET/IB ?: (\\[\\d+\\] ?\\S+:\\d+/\\S+)$");
-  private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)+)");
-  private static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
   private static final Pattern OLD_NET_IFACE = Pattern.compile("^NET ?: Using interface (\\S+)");
   private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)(.*)$");
   private static final Pattern FRAMEWORK_VERSION =
@@ -39,8 +37,6 @@ final class RareMessages {
   private final GdrMessages gdrLines;
   private final OfiMessages ofiLines;
   private static final String[] NOT_ENV = new String[0];
-  private static final Iface[] NOT_BOOTSTRAP = new Iface[0];
-  private final java.util.Map<String, Iface[]> bootstrapSeen = new java.util.HashMap<>();
   private final java.util.Map<String, String[]> envSeen = new java.util.HashMap<>();
   private String decoded; // the message parse() decoded last, at [decodedFrom, decodedTo)
   private int decodedFrom;
@@ -170,7 +166,7 @@ final class RareMessages {
     }
     if (c == 'B' && msg.startsWith("Bootstrap")) {
       ProcessState p = owner.p(proc);
-      Iface[] ifaces = bootstrapIfaces(msg);
+      Iface[] ifaces = texts.bootstrapIfaces(msg);
       if (ifaces != null) {
         p.initSeen = true;
         Iface first = ifaces[0];
@@ -209,34 +205,6 @@ final class RareMessages {
       return true;
     }
     return errors.parse(owner.p(proc), msg);
-  }
-
-  /**
-   * The interfaces of "Bootstrap : Using if:addr<port> [1]if2:...", the first one first (it may be
-   * null), or null when the text is not that line. Every rank of a node prints the same line at
-   * each start: remembered by text (bounded).
-   */
-  private Iface[] bootstrapIfaces(String msg) {
-    Iface[] known = bootstrapSeen.get(msg);
-    if (known == null) {
-      Matcher m = BOOTSTRAP.matcher(msg);
-      if (m.lookingAt()) {
-        List<Iface> all = new ArrayList<>();
-        all.add(texts.ifaceOf(m.group(1)));
-        Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
-        while (rest.find()) {
-          all.add(texts.ifaceOf(rest.group(1)));
-        }
-        known = all.toArray(new Iface[0]);
-      } else {
-        known = NOT_BOOTSTRAP;
-      }
-      if (bootstrapSeen.size() >= 16384) {
-        bootstrapSeen.clear();
-      }
-      bootstrapSeen.put(msg, known);
-    }
-    return known == NOT_BOOTSTRAP ? null : known;
   }
 
   private boolean net(ProcessState p, String msg) {
@@ -296,18 +264,17 @@ final class RareMessages {
       slot.record(p.evidence, HostEvidence.IB_USING, null);
       return true;
     }
-    if (msg.startsWith("NET/Socket") && (m = SOCKET_USING.matcher(msg)).lookingAt()) {
-      List<Iface> ifs = new ArrayList<>();
-      Matcher e = SOCKET_ENTRY.matcher(m.group(1));
-      while (e.find()) {
-        Iface f = p.evidence.share(texts.ifaceOf(e.group(1)));
-        if (f != null) {
-          ifs.add(f);
-          seeAddress(f);
-        }
-      }
+    Iface[] listed = msg.startsWith("NET/Socket") ? texts.socketIfaces(msg) : null;
+    if (listed != null) {
       if (p.socketIfaces == null) {
+        List<Iface> ifs = new ArrayList<>();
+        for (Iface f : listed) {
+          ifs.add(p.evidence.share(f));
+        }
         p.socketIfaces = ifs;
+      }
+      for (Iface f : listed) {
+        seeAddress(f);
       }
       p.socketListed = true;
       slot.record(p.evidence, HostEvidence.SOCKET, null);
