@@ -5,6 +5,8 @@
 #
 #   src/bench/bench-kinds.sh                 # every kind, 100 MiB each
 #   BENCH_KINDS="warn unwind" BENCH_SIZE_MIB=50 src/bench/bench-kinds.sh
+#   BENCH_MODE=inproc src/bench/bench-kinds.sh   # the parser alone, in one JVM (KindsBench, test scope:
+#                                                # mvn -q -o test-compile first), in thread CPU time
 #
 # MB/s (10^6 bytes) is printed twice: of the whole run, and net of start-up (the median wall time of
 # the same command on a one-line log is subtracted), which is the parser's own rate. The floor
@@ -52,6 +54,25 @@ run_once() {
   echo "$t1 - $t0" | bc -l
 }
 
+gen_kind() {
+  local kind=$1 log=$OUT/$1-${SIZE_MIB}m.log stamp="$1 $SIZE_MIB gen=$GEN"
+  if [[ ! -f $log || ! -f $log.params || "$(cat "$log.params")" != "$stamp" ]]; then
+    python3 "$HERE/gen-kinds.py" --kind "$kind" --size-mib "$SIZE_MIB" --out "$log"
+    echo "$stamp" > "$log.params"
+  fi
+}
+
+if [[ ${BENCH_MODE:-cli} == inproc ]]; then
+  [[ -d target/test-classes/dev ]] || die2 "target/test-classes missing: mvn -q -o test-compile"
+  files=()
+  for kind in $KINDS; do gen_kind "$kind"; files+=("$OUT/$kind-${SIZE_MIB}m.log"); done
+  # C1 only, as the launcher runs; the best of BENCH_RUNS passes per kind
+  java -XX:+UseSerialGC -Xmx$((SIZE_MIB * 3 + 256))m -XX:TieredStopAtLevel=1 -Druns="$RUNS" \
+    -cp target/test-classes:target/classes dev.nccltriage.source.log.KindsBench "${files[@]}" | tee "$OUT/summary-inproc.txt"
+  awk -v min="$MIN_MBPS" 'NR > 1 && $3 + 0 < min + 0 {bad = 1} END {exit bad}' "$OUT/summary-inproc.txt"
+  exit $?
+fi
+
 TINY=$OUT/tiny.log
 echo 'node-000:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read' > "$TINY"
 run_once "$TINY" > /dev/null # first run: class data, disk
@@ -61,16 +82,13 @@ fail=0
 printf '%-14s %9s %9s %10s %10s %9s\n' kind MB median_s MB/s net_MB/s grep_MB/s | tee "$OUT/summary.txt"
 for kind in $KINDS; do
   log=$OUT/$kind-${SIZE_MIB}m.log
-  stamp="$kind $SIZE_MIB gen=$GEN"
-  if [[ ! -f $log || ! -f $log.params || "$(cat "$log.params")" != "$stamp" ]]; then
-    python3 "$HERE/gen-kinds.py" --kind "$kind" --size-mib "$SIZE_MIB" --out "$log"
-    echo "$stamp" > "$log.params"
-  fi
+  gen_kind "$kind"
   cat "$log" > /dev/null
   bytes=$(stat -c %s "$log")
   wall=$(for _ in $(seq "$RUNS"); do run_once "$log" || exit 1; done | median) || { fail=1; continue; }
   g=$(for _ in $(seq "$RUNS"); do
-        t0=$(now); grep -caE 'NET/IB|NET/Socket|Using network|GDRDMA' "$log" > /dev/null || true; t1=$(now)
+        # into a variable: with stdout on /dev/null GNU grep stops at the first match
+        t0=$(now); n=$(grep -caE 'NET/IB|NET/Socket|Using network|GDRDMA' "$log" || true); t1=$(now)
         echo "$t1 - $t0" | bc -l
       done | median)
   mb=$(echo "$bytes / 1000000" | bc -l)
