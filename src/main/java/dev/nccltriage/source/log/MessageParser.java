@@ -55,6 +55,7 @@ final class MessageParser {
     if (!warn) {
       return parse(proc, b, m, e);
     }
+    rare.newLine();
     boolean known = parse(proc, b, m, e);
     consumed = -1;
     rare.warn(p(proc), b, m, e, known);

@@ -28,6 +28,13 @@ final class NetTexts {
   private final java.util.Map<String, Iface> ifaceSeen = new java.util.HashMap<>();
   private final java.util.Map<String, List<Hca>> hcaListSeen = new java.util.HashMap<>();
 
+  private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)(.*)$");
+  private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)+)");
+  private static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
+  private static final Iface[] NOT_LISTED = new Iface[0]; // a text that is not the line looked for
+  private final java.util.Map<String, Iface[]> socketSeen = new java.util.HashMap<>();
+  private final java.util.Map<String, Iface[]> bootstrapSeen = new java.util.HashMap<>();
+
   record IbUsing(List<Hca> hcas, boolean relaxedOrdering, Iface oob) {}
 
   /**
@@ -39,8 +46,11 @@ final class NetTexts {
     if (known != null) {
       return known;
     }
+    if (!msg.startsWith("NET/IB") || !msg.contains("OOB")) {
+      return null; // the anchored expression's literal parts: no match without them
+    }
     Matcher m = IB_USING.matcher(msg);
-    if (!m.find()) {
+    if (!m.lookingAt()) {
       return null;
     }
     IbUsing u = new IbUsing(hcaList(m.group(1)), m.group(2) != null, ifaceOf(m.group(3).trim()));
@@ -132,4 +142,59 @@ final class NetTexts {
     }
     return new Iface(s, null);
   }
+
+  /**
+   * The interfaces of "Bootstrap : Using if:addr<port> [1]if2:...", the first one first (it may be
+   * null), or null when the text is not that line. Every rank of a node prints the same line at
+   * each start: remembered by text (bounded).
+   */
+  Iface[] bootstrapIfaces(String msg) {
+    Iface[] known = bootstrapSeen.get(msg);
+    if (known == null) {
+      Matcher m = BOOTSTRAP.matcher(msg);
+      if (m.lookingAt()) {
+        List<Iface> all = new ArrayList<>();
+        all.add(ifaceOf(m.group(1)));
+        Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
+        while (rest.find()) {
+          all.add(ifaceOf(rest.group(1)));
+        }
+        known = all.toArray(new Iface[0]);
+      } else {
+        known = NOT_LISTED;
+      }
+      if (bootstrapSeen.size() >= 16384) {
+        bootstrapSeen.clear();
+      }
+      bootstrapSeen.put(msg, known);
+    }
+    return known == NOT_LISTED ? null : known;
+  }
+
+  /** The interfaces of "NET/Socket : Using [0]if:addr<port> ...", null if not that line; by text. */
+  Iface[] socketIfaces(String msg) {
+    Iface[] known = socketSeen.get(msg);
+    if (known == null) {
+      Matcher m = SOCKET_USING.matcher(msg);
+      if (m.lookingAt()) {
+        List<Iface> ifs = new ArrayList<>();
+        Matcher e = SOCKET_ENTRY.matcher(m.group(1));
+        while (e.find()) {
+          Iface f = ifaceOf(e.group(1));
+          if (f != null) {
+            ifs.add(f);
+          }
+        }
+        known = ifs.toArray(new Iface[0]);
+      } else {
+        known = NOT_LISTED;
+      }
+      if (socketSeen.size() >= 16384) {
+        socketSeen.clear();
+      }
+      socketSeen.put(msg, known);
+    }
+    return known == NOT_LISTED ? null : known;
+  }
+
 }

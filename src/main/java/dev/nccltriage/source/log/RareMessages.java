@@ -18,8 +18,6 @@ final class RareMessages {
   private static final Pattern IB_SIDEBAND =
       Pattern.compile("^NET/IB ?: Using interface (\\S+) for sideband communication");
   private static final Pattern IB_PER_LINE = Pattern.compile("^NET/IB ?: (\\[\\d+\\] ?\\S+:\\d+/\\S+)$");
-  private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)+)");
-  private static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
   private static final Pattern OLD_NET_IFACE = Pattern.compile("^NET ?: Using interface (\\S+)");
   private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)(.*)$");
   private static final Pattern FRAMEWORK_VERSION =
@@ -38,6 +36,11 @@ final class RareMessages {
   private final NetTexts texts = new NetTexts();
   private final GdrMessages gdrLines;
   private final OfiMessages ofiLines;
+  private static final String[] NOT_ENV = new String[0];
+  private final java.util.Map<String, String[]> envSeen = new java.util.HashMap<>();
+  private String decoded; // the message parse() decoded last, at [decodedFrom, decodedTo)
+  private int decodedFrom;
+  private int decodedTo;
 
   RareMessages(LogAccumulator acc, EvidenceSlot slot) {
     this.acc = acc;
@@ -78,7 +81,9 @@ final class RareMessages {
   /** A WARN line: counted, and a failure unless it is one of the probes NCCL recovers from. */
   void warn(ProcessState p, byte[] b, int from, int to, boolean known) {
     slot.record(acc.warnings);
-    String msg = Bytes.text(b, from, to);
+    // the text parse() decoded for this line, if it did: one String (and one hash) per line
+    String msg = decoded != null && decodedFrom == from && decodedTo == to ? decoded : Bytes.text(b, from, to);
+    decoded = null;
     if (!known && !msg.isEmpty()) {
       errors.parse(p, msg); // a WARN's error signature may start with anything ("socketStartConnect: ...")
     }
@@ -125,8 +130,16 @@ final class RareMessages {
     return arrow > from && (Bytes.isDigit(b[arrow - 1]) || b[arrow - 1] == ')');
   }
 
+  /** Drops the text parse() kept: a new line begins (the reader reuses its buffer). */
+  void newLine() {
+    decoded = null;
+  }
+
   boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner) {
     String msg = Bytes.text(b, from, to);
+    decoded = msg;
+    decodedFrom = from;
+    decodedTo = to;
     char c = msg.charAt(0);
     if (c == 'N' && msg.startsWith("NCCL version")) {
       version(owner.p(proc), msg);
@@ -136,25 +149,32 @@ final class RareMessages {
       return net(owner.p(proc), msg);
     }
     if (c == 'N' && msg.startsWith("NCCL_")) {
-      Matcher m = ENV.matcher(msg);
-      if (m.find()) {
-        env(m.group(1), m.group(2));
+      // every process echoes the same settings: one lookup per repeated text
+      String[] nameValue = envSeen.get(msg);
+      if (nameValue == null) {
+        Matcher m = ENV.matcher(msg);
+        nameValue = m.find() ? new String[] {m.group(1), m.group(2)} : NOT_ENV;
+        if (envSeen.size() >= 16384) {
+          envSeen.clear();
+        }
+        envSeen.put(msg, nameValue);
+      }
+      if (nameValue != NOT_ENV) {
+        env(nameValue[0], nameValue[1]);
         return true;
       }
     }
     if (c == 'B' && msg.startsWith("Bootstrap")) {
-      Matcher m = BOOTSTRAP.matcher(msg);
       ProcessState p = owner.p(proc);
-      if (m.find()) {
+      Iface[] ifaces = texts.bootstrapIfaces(msg);
+      if (ifaces != null) {
         p.initSeen = true;
-        Iface first = texts.ifaceOf(m.group(1));
+        Iface first = ifaces[0];
         if (p.bootstrap == null) {
           p.bootstrap = p.evidence.share(first);
         }
-        seeAddress(first);
-        Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
-        while (rest.find()) {
-          seeAddress(texts.ifaceOf(rest.group(1)));
+        for (Iface f : ifaces) {
+          seeAddress(f);
         }
         slot.record(p.evidence, HostEvidence.BOOTSTRAP, first == null ? null : first.name());
         return true;
@@ -228,38 +248,39 @@ final class RareMessages {
       return true;
     }
     Matcher m;
-    if ((m = IB_SIDEBAND.matcher(msg)).find()) {
+    // each anchored expression runs only where its literal start is (lookingAt: no scan)
+    boolean ib = msg.startsWith("NET/IB");
+    if (ib && msg.contains("sideband") && (m = IB_SIDEBAND.matcher(msg)).lookingAt()) {
       if (p.oob == null) {
         p.oob = new Iface(m.group(1), null);
       }
       slot.record(p.evidence, HostEvidence.IB_USING, null);
       return true;
     }
-    if ((m = IB_PER_LINE.matcher(msg)).find()) {
+    if (ib && msg.indexOf('[') > 0 && (m = IB_PER_LINE.matcher(msg)).lookingAt()) {
       for (Hca h : NetTexts.hcas(" " + m.group(1))) {
         p.addPerLineHca(h);
       }
       slot.record(p.evidence, HostEvidence.IB_USING, null);
       return true;
     }
-    if ((m = SOCKET_USING.matcher(msg)).find()) {
-      List<Iface> ifs = new ArrayList<>();
-      Matcher e = SOCKET_ENTRY.matcher(m.group(1));
-      while (e.find()) {
-        Iface f = p.evidence.share(texts.ifaceOf(e.group(1)));
-        if (f != null) {
-          ifs.add(f);
-          seeAddress(f);
-        }
-      }
+    Iface[] listed = msg.startsWith("NET/Socket") ? texts.socketIfaces(msg) : null;
+    if (listed != null) {
       if (p.socketIfaces == null) {
+        List<Iface> ifs = new ArrayList<>();
+        for (Iface f : listed) {
+          ifs.add(p.evidence.share(f));
+        }
         p.socketIfaces = ifs;
+      }
+      for (Iface f : listed) {
+        seeAddress(f);
       }
       p.socketListed = true;
       slot.record(p.evidence, HostEvidence.SOCKET, null);
       return true;
     }
-    if ((m = OLD_NET_IFACE.matcher(msg)).find()) {
+    if ((msg.startsWith("NET ") || msg.startsWith("NET:")) && (m = OLD_NET_IFACE.matcher(msg)).lookingAt()) {
       Iface f = texts.ifaceOf(m.group(1));
       if (p.socketIfaces == null) {
         p.socketIfaces = new ArrayList<>();

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Per-line-kind throughput of `nccl-triage log` (see README.md here): for each kind of line the
+# parser tells apart, a log made only of that kind (gen-kinds.py, cached under bench-out/), parsed
+# single-threaded (`log -o json --threads 1`), page cache warm; median of BENCH_RUNS runs.
+#
+#   src/bench/bench-kinds.sh                 # every kind, 100 MiB each
+#   BENCH_KINDS="warn unwind" BENCH_SIZE_MIB=50 src/bench/bench-kinds.sh
+#   BENCH_MODE=inproc src/bench/bench-kinds.sh   # the parser alone, in one JVM (KindsBench, test scope:
+#                                                # mvn -q -o test-compile first), in thread CPU time
+#
+# MB/s (10^6 bytes) is printed twice: of the whole run, and net of start-up (the median wall time of
+# the same command on a one-line log is subtracted), which is the parser's own rate. The floor
+# (BENCH_MIN_MBPS, default 200) is checked on the net rate. Exit 0 all kinds at or above the floor,
+# 1 one below it (or the command failed), 2 setup problem.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+cd "$ROOT"
+die2() { echo "bench-kinds: $*" >&2; exit 2; }
+
+SIZE_MIB=${BENCH_SIZE_MIB:-100}
+RUNS=${BENCH_RUNS:-3}
+MIN_MBPS=${BENCH_MIN_MBPS:-200}
+[[ $SIZE_MIB =~ ^[0-9]+$ && $SIZE_MIB -ge 8 ]] || die2 "BENCH_SIZE_MIB must be an integer >= 8"
+[[ $RUNS =~ ^[0-9]+$ && $RUNS -gt 0 ]] || die2 "BENCH_RUNS must be a positive integer"
+if [[ -n ${NCCL_TRIAGE_CMD:-} ]]; then
+  read -r -a CMD <<< "$NCCL_TRIAGE_CMD"
+else
+  [[ -f target/nccl-triage.jar ]] || die2 "target/nccl-triage.jar not found: mvn -q package -DskipTests"
+  CMD=(dist/bin/nccl-triage)
+fi
+command -v python3 > /dev/null || die2 "python3 not found"
+KINDS=${BENCH_KINDS:-$(python3 "$HERE/gen-kinds.py" --list)}
+OUT=bench-out/kinds
+mkdir -p "$OUT"
+GEN=$(cksum < "$HERE/gen-kinds.py" | cut -d' ' -f1)
+
+now() { date +%s.%N; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# wall time of one run of the command under test, in seconds
+run_once() {
+  local t0 t1 rc
+  t0=$(now)
+  set +e
+  "${CMD[@]}" log -o json --threads 1 "$1" > "$OUT/out.json" 2> "$OUT/err.txt"
+  rc=$?
+  set -e
+  t1=$(now)
+  if [[ $rc -gt 3 ]]; then
+    echo "bench-kinds: '${CMD[*]} log' exited $rc on $1:" >&2
+    head -5 "$OUT/err.txt" >&2
+    return 1
+  fi
+  echo "$t1 - $t0" | bc -l
+}
+
+gen_kind() {
+  local kind=$1 log=$OUT/$1-${SIZE_MIB}m.log stamp="$1 $SIZE_MIB gen=$GEN"
+  if [[ ! -f $log || ! -f $log.params || "$(cat "$log.params")" != "$stamp" ]]; then
+    python3 "$HERE/gen-kinds.py" --kind "$kind" --size-mib "$SIZE_MIB" --out "$log"
+    echo "$stamp" > "$log.params"
+  fi
+}
+
+if [[ ${BENCH_MODE:-cli} == inproc ]]; then
+  [[ -d target/test-classes/dev ]] || die2 "target/test-classes missing: mvn -q -o test-compile"
+  files=()
+  for kind in $KINDS; do gen_kind "$kind"; files+=("$OUT/$kind-${SIZE_MIB}m.log"); done
+  # C1 only, as the launcher runs; the best of BENCH_RUNS passes per kind
+  java -XX:+UseSerialGC -Xmx$((SIZE_MIB * 3 + 256))m -XX:TieredStopAtLevel=1 -Druns="$RUNS" \
+    -cp target/test-classes:target/classes dev.nccltriage.source.log.KindsBench "${files[@]}" | tee "$OUT/summary-inproc.txt"
+  awk -v min="$MIN_MBPS" 'NR > 1 && $3 + 0 < min + 0 {bad = 1} END {exit bad}' "$OUT/summary-inproc.txt"
+  exit $?
+fi
+
+TINY=$OUT/tiny.log
+echo 'node-000:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read' > "$TINY"
+run_once "$TINY" > /dev/null # first run: class data, disk
+base=$(for _ in $(seq "$RUNS"); do run_once "$TINY"; done | median)
+
+fail=0
+printf '%-14s %9s %9s %10s %10s %9s\n' kind MB median_s MB/s net_MB/s grep_MB/s | tee "$OUT/summary.txt"
+for kind in $KINDS; do
+  log=$OUT/$kind-${SIZE_MIB}m.log
+  gen_kind "$kind"
+  cat "$log" > /dev/null
+  bytes=$(stat -c %s "$log")
+  wall=$(for _ in $(seq "$RUNS"); do run_once "$log" || exit 1; done | median) || { fail=1; continue; }
+  g=$(for _ in $(seq "$RUNS"); do
+        # into a variable: with stdout on /dev/null GNU grep stops at the first match
+        t0=$(now); n=$(grep -caE 'NET/IB|NET/Socket|Using network|GDRDMA' "$log" || true); t1=$(now)
+        echo "$t1 - $t0" | bc -l
+      done | median)
+  mb=$(echo "$bytes / 1000000" | bc -l)
+  net=$(echo "$wall - $base" | bc -l)
+  rate=$(echo "$mb / $wall" | bc -l)
+  netrate=$(echo "if ($net > 0.001) $mb / $net else 99999" | bc -l)
+  grate=$(echo "$mb / $g" | bc -l)
+  printf '%-14s %9.1f %9.3f %10.1f %10.1f %9.1f\n' "$kind" "$mb" "$wall" "$rate" "$netrate" "$grate" | tee -a "$OUT/summary.txt"
+  if (( $(echo "$netrate < $MIN_MBPS" | bc -l) )); then fail=1; fi
+done
+printf 'start-up (one-line log): %.3f s; floor %s MB/s net; %s runs each, median\n' "$base" "$MIN_MBPS" "$RUNS" | tee -a "$OUT/summary.txt"
+exit $fail

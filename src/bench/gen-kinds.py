@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Generates a log made of one line kind, for bench-kinds.sh (see README.md here).
+
+  gen-kinds.py --kind warn --size-mib 100 --out FILE [--seed 1]
+  gen-kinds.py --list
+
+Every line carries a realistic NCCL prefix ("host:pid:tid [dev] NCCL INFO ...") of one of 64
+hosts x 8 ranks x a few threads, and the numbers in the messages vary (addresses, ports, ranks,
+channel ids, source lines), so that no cache sees one line over and over; but like a real failing
+job, each rank repeats the same handful of WARN and unwind texts. Shapes follow
+/work/shared/nccl-log-spec.md. Stdlib only, deterministic for given arguments.
+"""
+import argparse
+import random
+import sys
+
+HOSTS = 64
+RANKS = 8
+
+
+class Prefixes:
+    """host:pid:tid [dev] for 64 hosts x 8 ranks, a main thread and two proxy threads each."""
+
+    def __init__(self, rnd, hosts=HOSTS):
+        self.rnd = rnd
+        self.procs = []
+        for h in range(hosts):
+            for r in range(RANKS):
+                pid = 1000 + rnd.randrange(60000)
+                tids = [pid, pid + 40 + rnd.randrange(200), pid + 300 + rnd.randrange(200)]
+                self.procs.append((f"node-{h:03d}", pid, tids, r, h * RANKS + r))
+        # a connection's peer address and port are fixed: each process talks to two peers
+        self.peers = {p[1]: [f"{ip(rnd)}<{rnd.randrange(30000, 65000)}>" for _ in range(2)] for p in self.procs}
+
+    def peer(self, proc):
+        return self.rnd.choice(self.peers[proc[1]])
+
+    def pick(self):
+        return self.rnd.choice(self.procs)
+
+    def info(self, proc=None, level="INFO"):
+        host, pid, tids, dev, _ = proc or self.pick()
+        return f"{host}:{pid}:{self.rnd.choice(tids)} [{dev}] NCCL {level} "
+
+
+def ip(rnd):
+    return f"10.{rnd.randrange(1, 250)}.{rnd.randrange(256)}.{rnd.randrange(1, 255)}"
+
+
+def k_channel(rnd, pf):
+    host, pid, tids, dev, rank = p = pf.pick()
+    c = rnd.randrange(32)
+    if rnd.random() < 0.6:
+        peer = rank - dev + (dev + 1) % RANKS
+        how = rnd.choice(["P2P/CUMEM/read", "P2P/IPC", "P2P/CUMEM", "SHM/direct/direct"])
+        return f"{pf.info(p)}Channel {c:02d}/0 : {rank}[{dev}] -> {peer}[{(dev + 1) % RANKS}] via {how}"
+    peer = (rank + RANKS) % (HOSTS * RANKS)
+    d = rnd.choice(["[send]", "[receive]"])
+    return f"{pf.info(p)}Channel {c:02d}/0 : {peer}[{dev}] -> {rank}[{dev}] {d} via NET/IB/{dev}/GDRDMA"
+
+
+def k_ring(rnd, pf):
+    p = pf.pick()
+    r = rnd.random()
+    if r < 0.4:
+        ranks = " ".join(f"{rnd.randrange(512):4d}" for _ in range(20))
+        return f"{pf.info(p)}Channel {rnd.randrange(32):02d}/32 : {ranks}"
+    if r < 0.8:
+        parts = " ".join(
+            f"[{i}] {rnd.randrange(512)}/{rnd.randrange(-1, 512)}/-1->{rnd.randrange(512)}->{rnd.randrange(-1, 512)}"
+            for i in range(rnd.randrange(2, 9)))
+        return f"{pf.info(p)}Trees {parts}"
+    a = rnd.randrange(512)
+    return f"{pf.info(p)}Ring {rnd.randrange(16):02d} : {a}[{a % 8}] -> {a + 1}[{(a + 1) % 8}] via P2P/IPC"
+
+
+def k_topo(rnd, pf):
+    p = pf.pick()
+    bus = f"{rnd.randrange(256):02x}000"
+    return f"{pf.info(p)}" + rnd.choice([
+        f"=== System : maxBw {rnd.randrange(10, 400)}.0 totalBw {rnd.randrange(10, 900)}.0 ===",
+        f"CPU/{rnd.randrange(4)} ({rnd.randrange(1, 3)}/{rnd.randrange(1, 3)}/{rnd.randrange(1, 5)})",
+        f"+ PCI[{rnd.choice(['24.0', '48.0', '5000.0'])}] - PCI/{bus} ({rnd.randrange(10**6):x}{rnd.randrange(10**6):x})",
+        f"+ PCI[24.0] - GPU/{bus} ({rnd.randrange(8)})",
+        f"+ NVL[{rnd.randrange(100, 480)}.0] - NVS/0",
+        f"+ PCI[24.0] - NIC/{bus}",
+        f"+ NET[{rnd.choice(['25.0', '50.0'])}] - NET/{rnd.randrange(8)} ({rnd.randrange(2**32):x}/1/{rnd.randrange(200)}.000000)",
+        f"Pattern {rnd.choice([1, 2, 3, 4])}, crossNic {rnd.randrange(2)}, nChannels {rnd.randrange(1, 33)}, "
+        f"bw {rnd.randrange(1, 400)}.000000/{rnd.randrange(1, 400)}.000000, type NVL/PIX, sameChannels {rnd.randrange(2)}",
+        f" {rnd.randrange(32)} : NET/{rnd.randrange(8)} GPU/{rnd.randrange(8)} GPU/{rnd.randrange(8)} NET/{rnd.randrange(8)}",
+        f"Setting affinity for GPU {rnd.randrange(8)} to ffff,ffff0000,{rnd.randrange(2**32):08x}",
+        f"NVLS multicast support is not available on dev {rnd.randrange(8)}",
+        f"P2P Chunksize set to {rnd.choice([131072, 524288])}",
+        f"{rnd.randrange(1, 33)} coll channels, {rnd.randrange(33)} collnet channels, 0 nvls channels, "
+        f"{rnd.randrange(33)} p2p channels, {rnd.randrange(33)} p2p channels per peer",
+    ])
+
+
+ENV_NAMES = ["NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_DEBUG", "NCCL_IB_TIMEOUT",
+             "NCCL_NET_GDR_LEVEL", "NCCL_IB_DISABLE", "NCCL_P2P_LEVEL", "NCCL_ALGO", "NCCL_PROTO"]
+
+
+def k_env(rnd, pf):
+    name = rnd.choice(ENV_NAMES)
+    value = rnd.choice(["eth0", "net1", f"mlx5_{rnd.randrange(8)}", str(rnd.randrange(20)), "SYS", "INFO",
+                        f"=mlx5_0:1,mlx5_{rnd.randrange(8)}:1"])
+    how = rnd.choice(["set by environment to ", "set to "])
+    dot = "." if value.isdigit() else ""
+    return f"{pf.info()}{name} {how}{value}{dot}"
+
+
+def k_plugin(rnd, pf):
+    v = rnd.randrange(2, 10)
+    return pf.info() + rnd.choice([
+        "NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared object file: "
+        "No such file or directory : when loading libnccl-net.so",
+        "NET/Plugin: Using internal network plugin.",
+        "NET/Plugin : No plugin found (libnccl-net.so), using internal implementation",
+        "NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.",
+        f"NET/Plugin: Failed to find ncclNetPlugin_v{v} symbol.",
+        f"TUNER/Plugin: Failed to find ncclTunerPlugin_v{v} symbol.",
+        "TUNER/Plugin: Using internal tuner plugin.",
+        f"TUNER/Plugin: Plugin load returned 11 : libnccl-tuner.so: cannot open shared object file: "
+        f"No such file or directory : when loading libnccl-tuner.so",
+        f"Using non-device net plugin version {v % 2}",
+        f"Using tuner plugin nccl_ofi_tuner v{v}",
+        f"threadThresholds {rnd.choice([8, 64])} / {rnd.choice([8, 64])} / 64 | {rnd.randrange(500)} / 8 / 64 | 512 | 512",
+        f"CC Off, workFifoBytes {rnd.choice([1048576, 4194304])}",
+        f"ncclCommInitRank comm 0x{rnd.randrange(2**40):x} rank {rnd.randrange(512)} nranks 512 cudaDev "
+        f"{rnd.randrange(8)} nvmlDev {rnd.randrange(8)} busId {rnd.randrange(256):x}000 commId 0x{rnd.randrange(2**60):x} - Init COMPLETE",
+    ])
+
+
+def k_warn(rnd, pf):
+    p = pf.pick()
+    rank = p[4]
+    peer = pf.peer(p)
+    return pf.info(p, "WARN") + rnd.choice([
+        f"NET/IB : Got completion from peer {peer} with status=12 opcode=0 len=0 vendor err 129 (Send) "
+        f"localGid ::ffff:10.{rank % 250}.0.{rank % 8 + 1} remoteGids::ffff:{peer.split('<')[0]}",
+        f"NET/IB : Got completion from peer {peer} with error 12, opcode 0, len 0, vendor err 129 (Send)",
+        "Call to ibv_modify_qp failed with error Connection timed out",
+        f"Call to ibv_reg_mr failed with error Cannot allocate memory",
+        f"socketStartConnect: Connect to {peer} failed : Software caused connection abort",
+        f"enqueue.cc:1093 Cuda failure 'out of memory'",
+        f"Cuda failure 'an illegal memory access was encountered'",
+        f"NET/IB : Got async event : {rnd.choice(['port error', 'GID table change', 'client reregistration'])}",
+        f"proxy.cc:1521 NCCL WARN [Proxy Service {rank}] Failed to execute operation Connect from rank {(rank + RANKS) % (HOSTS * RANKS)}, retcode 6",
+        f"[Service thread] Error encountered progressing operation=Connect, res=3, closing connection",
+        f"Invalid rank requested : {HOSTS * RANKS + p[3]}/{HOSTS * RANKS}",
+        f"Error: network IB not found.",
+    ])
+
+
+UNWIND_FILES = ["transport/net.cc", "proxy.cc", "transport.cc", "init.cc", "group.cc", "enqueue.cc",
+                "misc/socket.cc", "bootstrap.cc", "transport/net_ib.cc", "misc/ibvwrap.cc", "channel.cc"]
+
+
+# a build's failure paths: each file unwinds through a few fixed source lines
+UNWIND_SITES = [(f, random.Random(i).randrange(40, 2000)) for i, f in enumerate(UNWIND_FILES * 4)]
+
+
+def k_unwind(rnd, pf):
+    f, line = rnd.choice(UNWIND_SITES)
+    tail = rnd.choice(["", "", " [Progress Thread]", " [Async thread]", " [Proxy Service 3]"])
+    return f"{pf.info()}{f}:{line} -> {rnd.choice([2, 3, 5, 6])}{tail}"
+
+
+def k_bootstrap(rnd, pf):
+    p = pf.pick()
+    peer = pf.peer(p)
+    r = rnd.random()
+    if r < 0.4:
+        # a process's own interface and address (the same on every line of the process)
+        return f"{pf.info(p)}Bootstrap : Using {['eth0', 'net1', 'ib0', 'bond0'][p[4] % 4]}:10.{p[4] % 250}.{p[1] % 256}.{p[3] + 1}<0>"
+    if r < 0.6:
+        return f"{pf.info(p)}bootstrap.cc:{rnd.choice([83, 270, 282, 551, 660])} -> {rnd.choice([2, 3, 6])}"
+    return pf.info(p, "WARN") + rnd.choice([
+        f"Bootstrap : no socket interface found",
+        f"bootstrap.cc:196 NCCL WARN Bootstrap Root : rank {p[4]} of 512 ranks has already checked in",
+        f"socketStartConnect: Connect to {peer} failed : Connection refused",
+        f"socketPollConnect: Connect to {peer} returned 111(Connection refused) errno 115(Operation now in progress)",
+        f"Bootstrap : unexpected connection from {peer}",
+        f"Net : Connection closed by remote peer {peer}",
+        f"Bootstrap: connection from {peer} timed out after {rnd.choice([30, 60, 120])} s",
+    ])
+
+
+def k_netib(rnd, pf):
+    # once-per-process lines: what a process prints is fixed by its host (HCAs) and its address
+    p = pf.pick()
+    host, pid, _, dev, rank = p
+    h = rank // RANKS
+    n = h % 8 + 1
+    hcas = " ".join(f"[{i}]mlx5_{i}:1/{'RoCE' if h % 3 == 0 else 'IB'}" for i in range(n))
+    addr = f"10.{h % 250}.{pid % 256}.{dev + 1}"
+    r = rnd.random()
+    if r < 0.6:
+        return f"{pf.info(p)}NET/IB : Using {hcas} [RO]; OOB {['net1', 'eth0', 'ib0'][h % 3]}:{addr}<0>"
+    if r < 0.8:
+        return f"{pf.info(p)}NET/Socket : Using [0]eth0:{addr}<0> [1]eth1:10.{h % 250}.{pid % 256}.{dev + 101}<0>"
+    return f"{pf.info(p)}NET/IB : GPU Direct RDMA Enabled for HCA {rnd.randrange(n)} 'mlx5_{rnd.randrange(n)}'"
+
+
+def k_netofi(rnd, pf):
+    return pf.info() + rnd.choice([
+        f"NET/OFI Using aws-ofi-nccl 1.{rnd.randrange(5, 14)}.{rnd.randrange(4)}-aws",
+        f"NET/OFI Selected Provider is efa (found {rnd.choice([1, 4, 32])} nics)",
+        "NET/OFI Libfabric provider associates MRs with domains",
+        f"NET/OFI Setting NCCL_PROTO to \"simple\"",
+        f"NET/OFI Configuring AWS-specific options",
+        f"NET/OFI Creating one domain per process",
+        f"NET/OFI Support for global registrations: true",
+        f"NET/OFI Using Libfabric version 1.{rnd.randrange(15, 22)}",
+        f"NET/OFI Using CUDA driver version {rnd.randrange(11000, 12600)}",
+        f"NET/OFI Could not disable CUDA API usage for HMEM, disabling GDR",
+    ])
+
+
+def k_app(rnd, pf):
+    r = rnd.random()
+    ts = f"2026-05-01 10:{rnd.randrange(60):02d}:{rnd.randrange(60):02d},{rnd.randrange(1000):03d}"
+    if r < 0.3:
+        return (f"[rank{rnd.randrange(512)}]: Epoch {rnd.randrange(90)} step {rnd.randrange(100000)} "
+                f"loss {rnd.random() * 4:.4f} lr {rnd.random() / 1000:.6f} throughput {rnd.random() * 900:.1f} samples/s")
+    if r < 0.5:
+        return f"[{ts}] torch.distributed.run: [WARNING] " + "*" * 41
+    if r < 0.7:
+        return (f"{ts} INFO trainer.py:{rnd.randrange(900)} - iteration {rnd.randrange(10**6)}/"
+                f"{10**6} | consumed samples: {rnd.randrange(10**8)} | elapsed time per iteration (ms): {rnd.random() * 2000:.1f}")
+    if r < 0.85:
+        return f"  File \"/usr/lib/python3/dist-packages/torch/nn/modules/module.py\", line {rnd.randrange(2000)}, in _call_impl"
+    return f"I0501 10:00:{rnd.randrange(60):02d}.{rnd.randrange(10**6):06d} {rnd.randrange(100, 999)} ProcessGroupNCCL.cpp:{rnd.randrange(2000)}] [Rank {rnd.randrange(512)}] ProcessGroupNCCL initialization options: size: 512"
+
+
+def k_garbage(rnd, pf):
+    r = rnd.random()
+    if r < 0.4:
+        return ""
+    if r < 0.6:
+        return " " * rnd.randrange(1, 20)
+    n = rnd.randrange(8, 200)
+    return bytes(rnd.choice(b"abcdefghijklmnopqrstuvwxyz0123456789 :[]/<>.-_\t\x01\x7f\xff\xc3")
+                 for _ in range(n)).decode("latin-1")
+
+
+def k_hosts(rnd, pf):
+    # 100000 hosts, never two consecutive lines of one: every line's prefix is new to the cache
+    h = rnd.randrange(100000)
+    dev = rnd.randrange(8)
+    return (f"host-{h:06d}:{1000 + h % 50000}:{1000 + h % 50000} [{dev}] NCCL INFO Channel {rnd.randrange(32):02d}/0 : "
+            f"{h * 8 + dev}[{dev}] -> {h * 8 + (dev + 1) % 8}[{(dev + 1) % 8}] via P2P/CUMEM/read")
+
+
+KINDS = {
+    "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
+    "warn": k_warn, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib,
+    "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "many-hosts": k_hosts,
+    "long-lines": None, "nul-tail": None,
+}
+
+
+def write_lines(out, fn, rnd, pf, size):
+    written = 0
+    batch = []
+    while written < size:
+        line = fn(rnd, pf) + "\n"
+        batch.append(line)
+        written += len(line)
+        if len(batch) >= 4096:
+            out.write("".join(batch).encode("latin-1"))
+            batch = []
+    out.write("".join(batch).encode("latin-1"))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kind")
+    ap.add_argument("--size-mib", type=int, default=100)
+    ap.add_argument("--out")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    if a.list:
+        print("\n".join(KINDS))
+        return 0
+    if a.kind not in KINDS or not a.out:
+        print(f"gen-kinds: --kind one of {', '.join(KINDS)} and --out FILE", file=sys.stderr)
+        return 2
+    rnd = random.Random(a.seed)
+    pf = Prefixes(rnd)
+    size = a.size_mib * 1024 * 1024
+    with open(a.out, "wb") as out:
+        if a.kind == "long-lines":
+            # 1 MiB lines: a channel line followed by a huge run of a training script's dump
+            chunk = "".join(rnd.choice("abcdefghij0123456789 ,.[]") for _ in range(4096))
+            written = 0
+            while written < size:
+                body = chunk * 256
+                line = f"{k_channel(rnd, pf)} {body}\n{k_warn(rnd, pf)}\n"
+                out.write(line.encode("latin-1"))
+                written += len(line)
+        elif a.kind == "nul-tail":
+            # a crashed job's file: a few MiB of log, then NULs with no newline to the end
+            head = 4 * 1024 * 1024
+            write_lines(out, k_channel, rnd, pf, head)
+            block = b"\0" * (1024 * 1024)
+            for _ in range(max(0, a.size_mib - 4)):
+                out.write(block)
+        else:
+            write_lines(out, KINDS[a.kind], rnd, pf, size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,184 @@
+package dev.nccltriage.source.log;
+
+import dev.nccltriage.facts.ErrorKind;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What an error-like message means, worked out from its text alone (no state), so that
+ * {@link ErrorMessages} can remember the answer per distinct text: a failing job prints the same
+ * WARN and unwind lines on every rank. Each expression runs only after a substring test that every
+ * text it can match passes (the literal it cannot match without), so most lines cost a few
+ * {@code contains} calls.
+ */
+final class ErrorSignatures {
+  private static final Pattern VERBS =
+      Pattern.compile("Call to (ibv_\\w+) failed(?: with error (.+?))?\\.?$");
+  private static final Pattern IB_UNABLE =
+      Pattern.compile("^NET/IB ?: Unable to (?:open|query) (?:device|port|port_num) (\\S+)");
+  private static final Pattern COMPLETION =
+      Pattern.compile(
+          "Got completion (?:from peer (\\S+) )?with (?:error (\\d+)|status=(?:[^()=]*\\()?(\\d+)\\)?)");
+  private static final Pattern ASYNC =
+      Pattern.compile("(?:Got async (?:error )?event|async fatal event|Got non-fatal async event)[^:]*: ?(.*)$");
+  private static final Pattern GID =
+      Pattern.compile("(?i)\\bgid\\b.*\\b(?:fail|unable|not found|invalid|no valid)|(?:fail|unable|no valid).*\\bgid\\b");
+  private static final Pattern LIBIBVERBS =
+      Pattern.compile("^(?:Failed to open|Count not open) (libibverbs\\S*)");
+  private static final Pattern PLUGIN_INIT_FAILED =
+      Pattern.compile("^Failed to initialize (?:NET plugin (\\S+)|any NET plugin)");
+  private static final Pattern PLUGIN_UNSUPPORTED =
+      Pattern.compile("^External network plugin (\\S+) is unsupported");
+  static final Pattern PLUGIN_LOAD_FAILED =
+      Pattern.compile("^NET/Plugin ?: Plugin load returned (\\d+) ?: (.*?)\\.?$");
+  private static final Pattern NET_NOT_FOUND = Pattern.compile("^Error: network (\\S+) not found");
+  private static final Pattern NO_SOCKET_IF =
+      Pattern.compile("(?:NET/Socket ?: no interface found|no socket interface found|No usable listening interface found)");
+  static final Pattern PLUGIN_LOADED =
+      Pattern.compile("^(?:NET/Plugin ?: Loaded net plugin (.+?) \\(v\\d+\\)|Successfully loaded external (?:network )?plugin (\\S+)|P2P plugin (?:v\\d+ )?(\\S+))");
+  private static final Pattern CONNECT =
+      Pattern.compile("(?:[Cc]onnect to (\\S+) failed(?: ?: ?(.+?))?\\.?$|Proxy Call to rank (\\d+) failed \\(Connect\\)"
+          + "|Failed to execute operation Connect)");
+  private static final Pattern REMOTE =
+      Pattern.compile("(remote process exited or there was a network error|Connection closed by remote peer"
+          + "|Connection reset by peer)");
+  private static final Pattern CUDA = Pattern.compile("^Cuda failure (?:\\d+ )?'?([^']*)'?");
+  private static final Pattern INVALID_RANK = Pattern.compile("^Invalid rank requested ?: ?(\\d+) ?/ ?(\\d+)");
+  private static final Pattern BACKTRACE =
+      Pattern.compile("^(\\S+\\.(?:cc|cu|c|h|cpp)):\\d+ (?:\\([^)]*\\) )?-> (\\d+)");
+
+  /**
+   * The effects of one text: an error to count (kind null: none), a plugin that loaded, the
+   * process flags it sets, whether the job failed, and whether the text belonged to a family.
+   */
+  record Outcome(
+      ErrorKind kind, String detail, Integer status, String pluginLoaded, boolean noVerbs, boolean ibFailed,
+      boolean failure, int invalidRankOf, boolean known) {
+    static final Outcome KNOWN = new Outcome(null, null, null, null, false, false, false, -1, true);
+    static final Outcome UNKNOWN = new Outcome(null, null, null, null, false, false, false, -1, false);
+
+    static Outcome error(ErrorKind kind, String detail, Integer status) {
+      return new Outcome(kind, detail, status, null, false, false, false, -1, true);
+    }
+  }
+
+  private ErrorSignatures() {}
+
+  /** Error signatures; also the catch-all for NET/IB and NET/Socket lines no other shape claimed. */
+  static Outcome classify(String msg) {
+    return classify(msg, true);
+  }
+
+  /** {@code guarded} false runs every expression (tests check that the guards change nothing). */
+  static Outcome classify(String msg, boolean guarded) {
+    boolean all = !guarded;
+    Matcher m;
+    if ((all || msg.contains("Call to ibv_")) && (m = VERBS.matcher(msg)).find()) {
+      String verb = m.group(1);
+      ErrorKind kind =
+          switch (verb) {
+            case "ibv_reg_mr", "ibv_reg_mr_iova2" -> ErrorKind.IBV_REG_MR;
+            case "ibv_reg_dmabuf_mr" -> ErrorKind.IBV_REG_DMABUF_MR;
+            case "ibv_modify_qp" -> ErrorKind.IBV_MODIFY_QP;
+            case "ibv_open_device" -> ErrorKind.IBV_OPEN_DEVICE;
+            case "ibv_query_gid" -> ErrorKind.GID;
+            default -> ErrorKind.IBV_OTHER;
+          };
+      String detail = m.group(2) == null ? null : m.group(2).strip();
+      if (kind == ErrorKind.IBV_OTHER) {
+        detail = detail == null ? verb : verb + ": " + detail;
+      }
+      return Outcome.error(kind, detail, null);
+    }
+    boolean ib = msg.startsWith("NET/IB");
+    if ((all || ib && msg.contains("Unable to")) && (m = IB_UNABLE.matcher(msg)).lookingAt()) {
+      return Outcome.error(ErrorKind.IB_DEVICE_UNUSABLE, m.group(1), null);
+    }
+    if (msg.contains("No IP interface found")) {
+      return Outcome.error(ErrorKind.IB_NO_IP_INTERFACE, null, null);
+    }
+    if ((all || msg.contains("Got completion ")) && (m = COMPLETION.matcher(msg)).find()) {
+      String st = m.group(2) != null ? m.group(2) : m.group(3);
+      return Outcome.error(ErrorKind.COMPLETION, null, Bytes.intOrNull(st));
+    }
+    if ((all || msg.contains("async ")) && (m = ASYNC.matcher(msg)).find()) {
+      return Outcome.error(ErrorKind.ASYNC_EVENT, m.group(1).strip(), null);
+    }
+    if ((all || containsGid(msg)) && GID.matcher(msg).find()) {
+      return Outcome.error(ErrorKind.GID, null, null);
+    }
+    if ((all || (msg.startsWith("Failed to open ") || msg.startsWith("Count not open "))) && (m = LIBIBVERBS.matcher(msg)).lookingAt()) {
+      // 2.30+ tries libibverbs.so, then libibverbs.so.1, one line each: only the last one failing
+      // means there is none ("Count not open libibverbs.so" alone is followed by a working .so.1)
+      String lib = m.group(1);
+      if (lib.equals("libibverbs.so")) {
+        return Outcome.KNOWN;
+      }
+      return new Outcome(ErrorKind.LIBIBVERBS_MISSING, lib, null, null, true, false, false, -1, true);
+    }
+    if ((all || msg.startsWith("Failed to initialize ")) && (m = PLUGIN_INIT_FAILED.matcher(msg)).lookingAt()) {
+      boolean ibNet = "IB".equals(m.group(1));
+      return new Outcome(ErrorKind.NET_PLUGIN_INIT, m.group(1) == null ? "any" : m.group(1), null, null, false, ibNet,
+          false, -1, true);
+    }
+    if ((all || msg.startsWith("External network plugin ")) && (m = PLUGIN_UNSUPPORTED.matcher(msg)).lookingAt()) {
+      return Outcome.error(ErrorKind.NET_PLUGIN_LOAD, m.group(1), null);
+    }
+    boolean plugin = msg.startsWith("NET/Plugin");
+    if ((all || plugin) && (m = PLUGIN_LOAD_FAILED.matcher(msg)).lookingAt()) {
+      return isBenignLoadFailure(m.group(2)) ? Outcome.KNOWN : Outcome.error(ErrorKind.NET_PLUGIN_LOAD, m.group(2), null);
+    }
+    if ((all || msg.startsWith("Error: network ")) && (m = NET_NOT_FOUND.matcher(msg)).lookingAt()) {
+      return Outcome.error(ErrorKind.NET_NOT_FOUND, m.group(1), null);
+    }
+    if ((all || msg.contains("interface found")) && NO_SOCKET_IF.matcher(msg).find()) {
+      return Outcome.error(ErrorKind.SOCKET_NO_INTERFACE, null, null);
+    }
+    if ((all || plugin || msg.startsWith("Successfully loaded external") || msg.startsWith("P2P plugin"))
+        && (m = PLUGIN_LOADED.matcher(msg)).lookingAt()) {
+      String name = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+      return new Outcome(null, null, null, name, false, false, false, -1, true);
+    }
+    if ((all || msg.contains(" -> ")) && (m = BACKTRACE.matcher(msg)).lookingAt()) {
+      Integer result = Bytes.intOrNull(m.group(2));
+      if (result == null || result == 0 || result == 7) {
+        return Outcome.KNOWN; // 0 success, 7 ncclInProgress (non-blocking init): no failure
+      }
+      return new Outcome(ErrorKind.SYSTEM_ERROR, "ncclResult " + result, null, null, false, false, true, -1, true);
+    }
+    boolean connect = msg.contains("onnect");
+    if ((all || connect) && (m = CONNECT.matcher(msg)).find()) {
+      String detail = m.group(2) != null ? m.group(2).strip()
+          : m.group(3) != null ? "proxy connect to rank " + m.group(3) : m.group(1) != null ? null : "proxy connect";
+      return Outcome.error(ErrorKind.CONNECT, detail, null);
+    }
+    if ((all || (connect || msg.contains("remote process exited"))) && (m = REMOTE.matcher(msg)).find()) {
+      return Outcome.error(ErrorKind.REMOTE_ERROR, m.group(1), null);
+    }
+    if ((all || msg.startsWith("Cuda failure")) && (m = CUDA.matcher(msg)).lookingAt()) {
+      return Outcome.error(ErrorKind.CUDA_FAILURE, m.group(1).strip(), null);
+    }
+    if ((all || msg.startsWith("Invalid rank requested")) && (m = INVALID_RANK.matcher(msg)).lookingAt()) {
+      Integer n = Bytes.intOrNull(m.group(2));
+      return new Outcome(ErrorKind.INVALID_RANK, m.group(1) + "/" + m.group(2), null, null, false, false, false,
+          n == null ? -1 : n, true);
+    }
+    return plugin || ib || msg.startsWith("NET/Socket") ? Outcome.KNOWN : Outcome.UNKNOWN;
+  }
+
+  /** "cannot open shared object file" (ENOENT) only means no plugin is installed. */
+  static boolean isBenignLoadFailure(String msg) {
+    return msg.contains("No such file") || msg.contains("cannot open shared object");
+  }
+
+  /** Whether "gid" occurs in any case: every text {@link #GID} matches holds it. */
+  private static boolean containsGid(String msg) {
+    for (int i = msg.length() - 3; i >= 0; i--) {
+      char c = msg.charAt(i);
+      if ((c | 0x20) == 'g' && (msg.charAt(i + 1) | 0x20) == 'i' && (msg.charAt(i + 2) | 0x20) == 'd') {
+        return true;
+      }
+    }
+    return false;
+  }
+}

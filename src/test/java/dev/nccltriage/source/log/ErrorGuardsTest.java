@@ -1,0 +1,134 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The substring tests in front of the error expressions only skip work: on every message of the
+ * real logs, every shape the per-kind benchmark prints, and every word-start suffix of them (a
+ * WARN's signature may start anywhere), the guarded classification equals running every
+ * expression. So does the remembered answer, given twice.
+ */
+class ErrorGuardsTest {
+  private static final List<String> SHAPES = List.of(
+      "NET/IB : Got completion from peer 10.1.2.3<44206> with status=12 opcode=0 len=0 vendor err 129 (Send)",
+      "NET/IB : Got completion from peer 10.1.2.3<44206> with error 12, opcode 0, len 0, vendor err 129 (Send)",
+      "Call to ibv_modify_qp failed with error Connection timed out",
+      "Call to ibv_reg_mr failed with error Cannot allocate memory",
+      "socketStartConnect: Connect to 10.0.0.1<5555> failed : Software caused connection abort",
+      "enqueue.cc:1093 Cuda failure 'out of memory'",
+      "Cuda failure 'an illegal memory access was encountered'",
+      "NET/IB : Got async event : port error",
+      "NET/IB : Got async event : GID table change",
+      "proxy.cc:1521 NCCL WARN [Proxy Service 3] Failed to execute operation Connect from rank 11, retcode 6",
+      "[Service thread] Error encountered progressing operation=Connect, res=3, closing connection",
+      "Invalid rank requested : 515/512",
+      "Error: network IB not found.",
+      "transport/net.cc:1302 -> 6",
+      "proxy.cc:698 -> 6 [Progress Thread]",
+      "group.cc:64 -> 2 [Async thread]",
+      "init.cc:1303 -> 0",
+      "bootstrap.cc:270 -> 7",
+      "Bootstrap : no socket interface found",
+      "NET/Socket : no interface found",
+      "No usable listening interface found",
+      "Net : Connection closed by remote peer 10.0.0.2<4444>",
+      "Connection reset by peer",
+      "remote process exited or there was a network error",
+      "Failed to open libibverbs.so[.1]",
+      "Count not open libibverbs.so",
+      "Failed to initialize NET plugin IB",
+      "Failed to initialize any NET plugin",
+      "External network plugin libnccl-net.so is unsupported",
+      "NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory",
+      "NET/Plugin : Plugin load returned 11 : undefined symbol: ncclNetPlugin_v9.",
+      "NET/Plugin : Loaded net plugin NCCL RDMA Plugin v8 (v8)",
+      "Successfully loaded external plugin libnccl-net.so",
+      "P2P plugin v8 IBext_v8",
+      "NET/IB : Unable to open device mlx5_1",
+      "NET/IB : No IP interface found.",
+      "NET/IB: ibv_query_gid failed: no valid GID",
+      "Proxy Call to rank 3 failed (Connect)",
+      "dlvsym failed on ncclNetPlugin_v8",
+      "NET/IB : Got non-fatal async event : client reregistration",
+      "NET/OFI Unable to register memory (type = 2) for device 0. RC: -22, Error: Invalid argument",
+      "NET/OFI fi_mr_reg failed: Cannot allocate memory",
+      "NET/OFI Request completed with error. RC: 5. Error: Input/output error",
+      "NET/OFI aws-ofi-nccl initialization failed",
+      "NET/OFI Initializing plugin failed",
+      "NET/OFI Selected Provider is efa (found 4 nics)");
+
+  @Test
+  void guardsChangeNoAnswer() throws IOException {
+    Set<String> messages = new LinkedHashSet<>(SHAPES);
+    for (Path log : realLogs()) {
+      for (String line : new String(Files.readAllBytes(log), StandardCharsets.UTF_8).split("\r?\n")) {
+        messages.add(line.strip());
+        for (String level : List.of("NCCL INFO ", "NCCL WARN ", "] INFO ", "] WARN ")) {
+          int at = line.indexOf(level);
+          if (at >= 0) {
+            messages.add(line.substring(at + level.length()).strip());
+          }
+        }
+      }
+    }
+    Set<String> all = new LinkedHashSet<>();
+    for (String m : messages) {
+      for (int i = 0; i < m.length(); i++) {
+        if (i == 0 || m.charAt(i - 1) == ' ') {
+          all.add(m.substring(i));
+        }
+      }
+    }
+    assertThat(all).hasSizeGreaterThan(10_000);
+    SoftAssertions soft = new SoftAssertions();
+    int errors = 0;
+    for (String m : all) {
+      ErrorSignatures.Outcome guarded = ErrorSignatures.classify(m);
+      soft.assertThat(guarded).as(m).isEqualTo(ErrorSignatures.classify(m, false));
+      soft.assertThat(ErrorMessages.recoverable(m, true)).as(m).isEqualTo(ErrorMessages.recoverable(m, false));
+      soft.assertThat(ErrorMessages.ofiOutcome(m)).as(m).isEqualTo(ErrorMessages.ofiOutcome(m, false));
+      errors += guarded.kind() != null ? 1 : 0;
+    }
+    soft.assertAll();
+    assertThat(errors).as("messages with an error signature").isGreaterThan(100);
+  }
+
+  @Test
+  void aRememberedTextCountsLikeTheFirstTime() {
+    LogAccumulator acc = new LogAccumulator();
+    EvidenceSlot slot = new EvidenceSlot();
+    slot.buf = new byte[0];
+    ErrorMessages errors = new ErrorMessages(acc, slot);
+    ProcessState p = acc.processes.get(null, -1, -1, -1, false);
+    for (String m : SHAPES) {
+      boolean first = errors.parse(p, m);
+      long counted = acc.errorLines;
+      assertThat(errors.parse(p, m)).as(m).isEqualTo(first);
+      assertThat(acc.errorLines - counted).as(m).isEqualTo(ErrorSignatures.classify(m).kind() == null ? 0 : 1);
+    }
+  }
+
+  private static List<Path> realLogs() throws IOException {
+    List<Path> out = new ArrayList<>();
+    try (Stream<Path> s = Files.list(Path.of("samples", "logs"))) {
+      s.filter(p -> p.toString().endsWith(".log")).sorted().forEach(out::add);
+    }
+    try (Stream<Path> s = Files.walk(Path.of("samples", "corpus"), 2)) {
+      s.filter(p -> p.getFileName().toString().startsWith("log") && Files.isRegularFile(p)).sorted().forEach(out::add);
+    }
+    assertThat(out).hasSizeGreaterThan(30);
+    return out;
+  }
+}
