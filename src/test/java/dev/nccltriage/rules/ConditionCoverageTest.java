@@ -60,6 +60,7 @@ class ConditionCoverageTest {
 
   private static RuleSet rules;
   private static ConditionSolver solver;
+  private static Run generated;
 
   record Slot(String name, Condition cond, List<Condition> mustHold, List<Condition> mustFail) {}
 
@@ -85,6 +86,7 @@ class ConditionCoverageTest {
       }
     }
     solver = new ConditionSolver(pool);
+    generated = generate();
   }
 
   static List<Slot> slots(Rule r) {
@@ -252,7 +254,7 @@ class ConditionCoverageTest {
 
   @Test
   void everyAllAndAnyOfEveryRuleDecidesItsCondition() throws IOException {
-    Run run = generate();
+    Run run = generated;
     assertThat(run.problems()).as("conditions the generated facts do not drive").isEmpty();
     assertThat(CANNOT_DRIVE.keySet()).as("allow-listed conditions that can now be driven (remove them)")
         .isSubsetOf(run.undriven());
@@ -271,7 +273,7 @@ class ConditionCoverageTest {
   @Test
   void everyRuleWithAConditionIsDriven() {
     Set<String> driven = new LinkedHashSet<>();
-    generate().probes().forEach(p -> driven.add(p.rule()));
+    generated.probes().forEach(p -> driven.add(p.rule()));
     List<String> conditioned = rules.all().stream().filter(r -> !(r instanceof Rule.Prompt)).map(Rule::id).toList();
     assertThat(conditioned).isNotEmpty();
     List<String> notDriven = conditioned.stream().filter(id -> !driven.contains(id)).toList();
