@@ -33,7 +33,9 @@ die2() { echo "test-bundle: $*" >&2; exit 2; }
 TARBALL=$1
 [[ -f $TARBALL ]] || die2 "$TARBALL not found (build it: mvn -B -Pbundle package)"
 TARBALL=$(cd -P -- "$(dirname -- "$TARBALL")" && pwd -P)/$(basename -- "$TARBALL")
-MAX_BYTES=${BUNDLE_MAX_BYTES:-25000000}
+# 26 MB: 25 MB until session 6, when LICENSE, the GID, guide-prompt, JSON-contract and wrapper code
+# (and the class-data archive, which grows with the classes a run loads) took it to 25.04 MB
+MAX_BYTES=${BUNDLE_MAX_BYTES:-26000000}
 STRICT=${TEST_BUNDLE_STRICT:-0}
 NOBODY=65534
 

@@ -15,8 +15,11 @@ import picocli.CommandLine;
 final class HelpWrap {
   private static final int UNWRAPPED = 10_000;
   private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
-  /** A two-column row: the name column, at least two spaces, then the description. */
-  private static final Pattern ROW = Pattern.compile("^( *[-\\[<0-9@]\\S*(?: \\S+)*?)( {2,})\\S");
+  /**
+   * A two-column row (an option, a command of the command list, an exit code): the name column, at
+   * least two spaces, then the description. picocli renders a paragraph on one line with single spaces.
+   */
+  private static final Pattern ROW = Pattern.compile("^( *\\S+(?: \\S+)*?)( {2,})\\S");
   /** A synopsis after its heading (held by NULs of the heading's width): the command's name and the space after it. */
   private static final Pattern SYNOPSIS = Pattern.compile("^((?:Usage: +|\u0000+)\\S+(?: [a-z][a-z-]*)* )");
 

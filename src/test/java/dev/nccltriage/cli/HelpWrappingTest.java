@@ -104,4 +104,22 @@ class HelpWrappingTest {
         .isEqualTo("Usage: nccl-triage check [-hV] [--log=FILE]\n"
             + "                         [--capture=FILE.tar.gz|DIR] [--timeout=S]");
   }
+
+  /** dist/bundle/test-bundle.sh reads the command list this way to check a man page per command. */
+  @Test
+  void theCommandListStartsALineOnlyWithACommand() {
+    String help = CliRun.run("--help").stdout();
+    java.util.List<String> starts = new java.util.ArrayList<>();
+    boolean on = false;
+    for (String line : help.split("\n")) {
+      if (line.equals("Commands:")) {
+        on = true;
+      } else if (on && line.isEmpty()) {
+        break;
+      } else if (on && line.matches("  [a-z].*")) {
+        starts.add(line.strip().split(" ")[0]);
+      }
+    }
+    assertThat(starts).containsExactlyElementsOf(NcclTriage.SUBCOMMANDS.keySet());
+  }
 }
