@@ -51,54 +51,77 @@ final class Envelope {
     }
   }
 
+  private static final long B_S = Bytes.broadcast((byte) 'S');
+  private static final long B_C = Bytes.broadcast((byte) 'c');
+  private static final long B_W = Bytes.broadcast((byte) 'W');
+  private static final long B_F = Bytes.broadcast((byte) 'F');
+  private static final long B_N = Bytes.broadcast((byte) 'n');
+
   /**
-   * A crash or a failed collective printed by the program around NCCL. One pass over the line,
-   * comparing only where two bytes start a marker ("SI", "Se", "co", "Wa", "Fa", "nc").
+   * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
+   * are other programs' and pass through here, so the bytes that can start a marker ('S', 'c',
+   * 'W', 'F', 'n') are found eight at a time and only those are looked at.
    */
   static boolean isCrash(byte[] b, int s, int e) {
-    for (int i = s; i < e - 1; i++) {
-      byte x = b[i];
-      byte y = b[i + 1];
-      boolean candidate = x == 'S' ? y == 'I' || y == 'e' : x == 'c' ? y == 'o' : x == 'W' || x == 'F' ? y == 'a'
-          : x == 'n' && y == 'c';
-      if (!candidate) {
-        continue;
+    int last = e - 1; // a marker is at least two bytes: none starts at the last byte
+    int i = s;
+    for (; i + 8 <= last; i += 8) {
+      long w = Bytes.word(b, i);
+      long marks = Bytes.zeroBytes(w ^ B_S) | Bytes.zeroBytes(w ^ B_C) | Bytes.zeroBytes(w ^ B_W)
+          | Bytes.zeroBytes(w ^ B_F) | Bytes.zeroBytes(w ^ B_N);
+      while (marks != 0) {
+        // a borrow may mark a byte that is none of them: markerAt looks at the byte itself
+        if (markerAt(b, i + Bytes.firstMarkedByte(marks), e)) {
+          return true;
+        }
+        marks &= marks - 1;
       }
-      switch (x) {
-        case 'S' -> {
+    }
+    for (; i < last; i++) {
+      if (markerAt(b, i, e)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether one of the markers starts at i (i + 1 < e). */
+  private static boolean markerAt(byte[] b, int i, int e) {
+    byte x = b[i];
+    byte y = b[i + 1];
+    switch (x) {
+      case 'S' -> {
+        if (y == 'I' || y == 'e') {
           for (byte[] c : CRASH_S) {
             if (startsWith(b, i, e, c)) {
               return true;
             }
           }
         }
-        case 'c' -> {
-          if (startsWith(b, i, e, CORE_DUMPED)) {
-            return true;
-          }
-        }
-        case 'W' -> {
-          if (startsWith(b, i, e, WATCHDOG)) {
-            return true;
-          }
-        }
-        case 'F' -> {
-          if (startsWith(b, i, e, FATAL_PYTHON)) {
-            return true;
-          }
-        }
-        case 'n' -> {
-          if (i + 4 < e && b[i + 1] == 'c' && b[i + 2] == 'c' && b[i + 3] == 'l') {
-            for (byte[] c : NCCL_RESULTS) {
-              if (startsWith(b, i, e, c)) {
-                return true;
-              }
+        return false;
+      }
+      case 'c' -> {
+        return y == 'o' && startsWith(b, i, e, CORE_DUMPED);
+      }
+      case 'W' -> {
+        return y == 'a' && startsWith(b, i, e, WATCHDOG);
+      }
+      case 'F' -> {
+        return y == 'a' && startsWith(b, i, e, FATAL_PYTHON);
+      }
+      case 'n' -> {
+        if (y == 'c' && i + 4 < e && b[i + 2] == 'c' && b[i + 3] == 'l') {
+          for (byte[] c : NCCL_RESULTS) {
+            if (startsWith(b, i, e, c)) {
+              return true;
             }
           }
         }
-        default -> { }
+        return false;
+      }
+      default -> {
+        return false;
       }
     }
-    return false;
   }
 }

@@ -28,43 +28,89 @@ final class GdrMessages {
     this.slot = slot;
   }
 
+  private static final int NONE = 0;
+  private static final int NO_MODULE = 1;
+  private static final int DISTANCE = 2;
+  private static final int SOCKET = 3;
+  private static final int NIC = 4;
+  private static final int PLUGIN = 5;
+  private static final int MEMO = 4096;
+
+  /** What a decision line says, from its text alone; the host is added per line. */
+  private record Decision(int kind, String hca, boolean enabled, Integer distance, Integer threshold, String pair) {}
+
+  private final java.util.Map<String, Decision> seen = new java.util.HashMap<>();
+
   /** A GPUDirect RDMA decision; per-HCA and per-pair keys are per host (nodes decide apart). */
   boolean parse(ProcessState p, String msg) {
+    // every process prints its HCAs' lines: the expressions run once per text
+    Decision d = seen.get(msg);
+    if (d == null) {
+      d = decide(msg);
+      if (seen.size() >= MEMO) {
+        seen.clear();
+      }
+      seen.put(msg, d);
+    }
     String host = p.host == null ? "" : p.host + "/";
+    String key = d.hca == null ? null : host + d.hca;
+    switch (d.kind) {
+      case NO_MODULE -> {
+        slot.record(acc.gdr(false, "no-module", null, null).evidence);
+        acc.seeGdr(acc.gdrHcas, key, false);
+        return true;
+      }
+      case DISTANCE -> {
+        slot.record(acc.gdr(d.enabled, d.enabled ? "enabled" : "distance", d.distance, d.threshold).evidence);
+        acc.seeGdr(acc.gdrPairs, host + d.pair, d.enabled);
+        return true;
+      }
+      case SOCKET -> {
+        return true;
+      }
+      case NIC -> {
+        slot.record(acc.gdr(d.enabled, d.enabled ? "enabled" : "nic", null, null).evidence);
+        acc.seeGdr(acc.gdrHcas, key, d.enabled);
+        return true;
+      }
+      case PLUGIN -> {
+        slot.record(acc.gdr(true, "enabled", null, null).evidence);
+        acc.seeGdr(acc.gdrHcas, key, true);
+        return true;
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
+  private static Decision decide(String msg) {
     Matcher hca = GDR_HCA_KEY.matcher(msg);
-    String key = hca.find() ? host + hca.group(1) : null;
+    String hcaName = hca.find() ? hca.group(1) : null;
     if (GDR_NO_MODULE.matcher(msg).find()) {
-      slot.record(acc.gdr(false, "no-module", null, null).evidence);
-      acc.seeGdr(acc.gdrHcas, key, false);
-      return true;
+      return new Decision(NO_MODULE, hcaName, false, null, null, null);
     }
     Matcher m = GDR_DISTANCE.matcher(msg);
     if (m.find()) {
       boolean enabled = m.group(1).equals("Enabled");
-      slot.record(acc.gdr(enabled, enabled ? "enabled" : "distance",
-          Bytes.intOrNull(m.group(2)), Bytes.intOrNull(m.group(4))).evidence);
       Matcher pair = GDR_PAIR_KEY.matcher(msg);
       String text = pair.find() ? pair.group(1).strip() : msg;
       // "GPU 7000 / HCA 0", 2.29 "GPU/0-7000 (rank 0) - NET/0-1": the GPU before the separator
       int cut = text.indexOf(" / ");
       cut = cut >= 0 ? cut : text.indexOf(" - ");
-      acc.seeGdr(acc.gdrPairs, host + (cut >= 0 ? text.substring(0, cut) : text) + "|" + text, enabled);
-      return true;
+      return new Decision(DISTANCE, hcaName, enabled, Bytes.intOrNull(m.group(2)), Bytes.intOrNull(m.group(4)),
+          (cut >= 0 ? text.substring(0, cut) : text) + "|" + text);
     }
     if ((m = GDR_NIC.matcher(msg)).find()) {
       if (Boolean.FALSE.equals(dev.nccltriage.facts.NetworkKind.rdma(m.group(1).strip()))) {
-        return true; // "NET/Socket : ... for HCA 0 'eth0'": the socket transport's, nothing about RDMA
+        // "NET/Socket : ... for HCA 0 'eth0'": the socket transport's, nothing about RDMA
+        return new Decision(SOCKET, hcaName, false, null, null, null);
       }
-      boolean enabled = m.group(2).equals("Enabled");
-      slot.record(acc.gdr(enabled, enabled ? "enabled" : "nic", null, null).evidence);
-      acc.seeGdr(acc.gdrHcas, key, enabled);
-      return true;
+      return new Decision(NIC, hcaName, m.group(2).equals("Enabled"), null, null, null);
     }
     if (GDR_PLUGIN.matcher(msg).find()) {
-      slot.record(acc.gdr(true, "enabled", null, null).evidence);
-      acc.seeGdr(acc.gdrHcas, key, true);
-      return true;
+      return new Decision(PLUGIN, hcaName, true, null, null, null);
     }
-    return false;
+    return new Decision(NONE, hcaName, false, null, null, null);
   }
 }

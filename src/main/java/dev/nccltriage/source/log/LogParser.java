@@ -12,6 +12,7 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
 final class LogParser implements LineSink {
   private static final byte[] NCCL = ascii("NCCL ");
   private static final byte[] NCCL_INFO = ascii("NCCL INFO ");
+  private static final byte[] NCCL_WARN = ascii("NCCL WARN ");
   private static final byte[] INFO = ascii("INFO");
   private static final byte[] WARN = ascii("WARN");
   private static final byte[] TRACE = ascii("TRACE");
@@ -109,7 +110,7 @@ final class LogParser implements LineSink {
     hintBuf = b;
     hintStart = s;
     hintSlot = hit;
-    if (hit < 0) {
+    if (hit < 0 || isWarn(b, s + prefixes.length(hit) - NCCL_INFO.length, s + prefixes.length(hit))) {
       return -1;
     }
     ChannelParser channels = messages.channels;
@@ -207,7 +208,7 @@ final class LogParser implements LineSink {
   private boolean record(byte[] b, int s, int lvl, int msg, int e, boolean glued, ProcessState known) {
     acc.ncclLines++;
     ProcessState proc = known != null ? known : process(b, s, lvl, msg, glued);
-    boolean warn = known == null && isWarn(b, lvl, msg);
+    boolean warn = isWarn(b, lvl, msg);
     if (!warn && msg < e && (b[msg] == 'C' || b[msg] == 'R')) {
       // Channel lines are most of a large log: parse first, then look for a glued record only in
       // the tail the channel parser did not read.
@@ -235,7 +236,7 @@ final class LogParser implements LineSink {
     return true;
   }
 
-  /** Whether the level token at lvl ("NCCL WARN ", or "WARN " before 2.3) is WARN. */
+  /** Whether the level token at lvl ("NCCL WARN ", or "WARN " before 2.3; a cached prefix's) is WARN. */
   private static boolean isWarn(byte[] b, int lvl, int msg) {
     int w = msg - 5;
     return w >= lvl && b[w] == 'W' && startsWith(b, w, msg, WARN);
@@ -284,7 +285,8 @@ final class LogParser implements LineSink {
       System.arraycopy(b, s, lastPrefix, 0, n);
       lastPrefixLength = n;
       lastProcess = proc;
-      lastSlot = msg - lvl == NCCL_INFO.length && startsWith(b, lvl, msg, NCCL_INFO)
+      // "NCCL INFO " and "NCCL WARN " prefixes both: a failing job repeats its WARN lines on every rank
+      lastSlot = msg - lvl == NCCL_INFO.length && (startsWith(b, lvl, msg, NCCL_INFO) || startsWith(b, lvl, msg, NCCL_WARN))
           ? prefixes.put(b, s, lvl, msg - s, proc) : -1;
     }
     return proc;

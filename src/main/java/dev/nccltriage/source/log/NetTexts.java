@@ -35,7 +35,12 @@ final class NetTexts {
   private final java.util.Map<String, Iface[]> socketSeen = new java.util.HashMap<>();
   private final java.util.Map<String, Iface[]> bootstrapSeen = new java.util.HashMap<>();
 
-  record IbUsing(List<Hca> hcas, boolean relaxedOrdering, Iface oob) {}
+  /** {@code evidenceValue}: what tells a node apart, the number of HCAs and the OOB interface. */
+  record IbUsing(List<Hca> hcas, boolean relaxedOrdering, Iface oob, String evidenceValue) {
+    IbUsing(List<Hca> hcas, boolean relaxedOrdering, Iface oob) {
+      this(hcas, relaxedOrdering, oob, hcas.size() + (oob == null ? "" : " " + oob.name()));
+    }
+  }
 
   /**
    * "NET/IB : Using [0]mlx5_0:1/IB ... ; OOB eth0:..." parsed, or null. Every process of a node

@@ -20,19 +20,33 @@ final class OfiMessages {
     this.errors = errors;
   }
 
+  private static final String GDR_OFF = new String("gdr off"); // compared by identity
+  private static final String OTHER = new String("other");
+  private final java.util.Map<String, String> seen = new java.util.HashMap<>();
+
   /** aws-ofi-nccl's own lines: the provider it picked, GDR it turned off, its failures. */
   boolean parse(ProcessState p, String msg) {
     p.ofiSeen = true;
-    Matcher m = OFI_PROVIDER.matcher(msg);
-    if (m.find()) {
-      if (p.ofiProvider == null) {
-        p.ofiProvider = m.group(1);
+    // every process prints the same lines: what a text says is worked out once
+    String said = seen.get(msg);
+    if (said == null) {
+      Matcher m = OFI_PROVIDER.matcher(msg);
+      said = m.lookingAt() ? m.group(1)
+          : msg.contains("disabling GDR") || msg.contains("GDR disabled") ? GDR_OFF : OTHER;
+      if (seen.size() >= 4096) {
+        seen.clear();
       }
-      slot.record(acc.ofiProvider.computeIfAbsent(m.group(1), k -> new dev.nccltriage.evidence.EvidenceList()));
+      seen.put(msg, said);
+    }
+    if (said == GDR_OFF) {
+      slot.record(acc.gdr(false, "plugin", null, null).evidence);
       return true;
     }
-    if (msg.contains("disabling GDR") || msg.contains("GDR disabled")) {
-      slot.record(acc.gdr(false, "plugin", null, null).evidence);
+    if (said != OTHER) {
+      if (p.ofiProvider == null) {
+        p.ofiProvider = said;
+      }
+      slot.record(acc.ofiProvider.computeIfAbsent(said, k -> new dev.nccltriage.evidence.EvidenceList()));
       return true;
     }
     return errors.ofi(p, msg);

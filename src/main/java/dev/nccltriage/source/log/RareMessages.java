@@ -34,10 +34,12 @@ final class RareMessages {
   private final EvidenceSlot slot;
   private final ErrorMessages errors;
   private final NetTexts texts = new NetTexts();
+  private final MessageTexts seen = new MessageTexts();
   private final GdrMessages gdrLines;
   private final OfiMessages ofiLines;
-  private static final String[] NOT_ENV = new String[0];
-  private final java.util.Map<String, String[]> envSeen = new java.util.HashMap<>();
+  private static final dev.nccltriage.evidence.EvidenceList NOT_ENV = new dev.nccltriage.evidence.EvidenceList();
+  /** An env text's entry in this parser's accumulator (NOT_ENV: not an env line). */
+  private final java.util.Map<String, dev.nccltriage.evidence.EvidenceList> envSeen = new java.util.HashMap<>();
   private String decoded; // the message parse() decoded last, at [decodedFrom, decodedTo)
   private int decodedFrom;
   private int decodedTo;
@@ -82,7 +84,7 @@ final class RareMessages {
   void warn(ProcessState p, byte[] b, int from, int to, boolean known) {
     slot.record(acc.warnings);
     // the text parse() decoded for this line, if it did: one String (and one hash) per line
-    String msg = decoded != null && decodedFrom == from && decodedTo == to ? decoded : Bytes.text(b, from, to);
+    String msg = decoded != null && decodedFrom == from && decodedTo == to ? decoded : seen.text(seen.find(b, from, to));
     decoded = null;
     if (!known && !msg.isEmpty()) {
       errors.parse(p, msg); // a WARN's error signature may start with anything ("socketStartConnect: ...")
@@ -135,39 +137,59 @@ final class RareMessages {
     decoded = null;
   }
 
+  // The family of a text, decided once per distinct text (a function of the text alone) and
+  // replayed for every process that prints it. NET texts add flags for what net() notes first.
+  private static final int R_VERSION = 1;
+  private static final int R_ENV = 2;
+  private static final int R_BOOTSTRAP = 3;
+  private static final int R_BOOTSTRAP_ERROR = 4;
+  private static final int R_GDR = 5;
+  private static final int R_CUDA_DEV = 6;
+  private static final int R_DMABUF = 7;
+  private static final int R_PLUGIN_ENV = 8;
+  private static final int R_ERROR = 9;
+  private static final int N_OFI = 16;
+  private static final int N_PLUGIN_ENV = 17;
+  private static final int N_PLUGIN = 18;
+  private static final int N_NO_DEVICE = 19;
+  private static final int N_IB_USING = 20;
+  private static final int N_SIDEBAND = 21;
+  private static final int N_PER_LINE = 22;
+  private static final int N_SOCKET_LIST = 23;
+  private static final int N_OLD_IFACE = 24;
+  private static final int N_GDR = 25;
+  private static final int N_SOCKET_FOUND = 26;
+  private static final int N_ERROR = 27;
+  private static final int NET_INIT = 0x20; // NET/Plugin, NET/Socket, NET/IB: the process initialised its network
+  private static final int NET_IB = 0x40;
+  private static final int ROUTE = 0x1F;
+
   boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner) {
-    String msg = Bytes.text(b, from, to);
+    int slot = seen.find(b, from, to);
+    String msg = seen.text(slot);
     decoded = msg;
     decodedFrom = from;
     decodedTo = to;
-    char c = msg.charAt(0);
-    if (c == 'N' && msg.startsWith("NCCL version")) {
-      version(owner.p(proc), msg);
-      return true;
+    int route = seen.route(slot);
+    if (route == 0) {
+      route = route(msg);
+      seen.route(slot, route);
     }
-    if (c == 'N' && msg.startsWith("NET")) {
-      return net(owner.p(proc), msg);
+    if ((route & ROUTE) >= N_OFI) {
+      return net(owner.p(proc), msg, route);
     }
-    if (c == 'N' && msg.startsWith("NCCL_")) {
-      // every process echoes the same settings: one lookup per repeated text
-      String[] nameValue = envSeen.get(msg);
-      if (nameValue == null) {
-        Matcher m = ENV.matcher(msg);
-        nameValue = m.find() ? new String[] {m.group(1), m.group(2)} : NOT_ENV;
-        if (envSeen.size() >= 16384) {
-          envSeen.clear();
-        }
-        envSeen.put(msg, nameValue);
-      }
-      if (nameValue != NOT_ENV) {
-        env(nameValue[0], nameValue[1]);
+    switch (route) {
+      case R_VERSION -> {
+        version(owner.p(proc), msg);
         return true;
       }
-    }
-    if (c == 'B' && msg.startsWith("Bootstrap")) {
-      ProcessState p = owner.p(proc);
-      Iface[] ifaces = texts.bootstrapIfaces(msg);
-      if (ifaces != null) {
+      case R_ENV -> {
+        this.slot.record(envOf(msg));
+        return true;
+      }
+      case R_BOOTSTRAP -> {
+        ProcessState p = owner.p(proc);
+        Iface[] ifaces = texts.bootstrapIfaces(msg);
         p.initSeen = true;
         Iface first = ifaces[0];
         if (p.bootstrap == null) {
@@ -176,132 +198,231 @@ final class RareMessages {
         for (Iface f : ifaces) {
           seeAddress(f);
         }
-        slot.record(p.evidence, HostEvidence.BOOTSTRAP, first == null ? null : first.name());
+        slot(p, HostEvidence.BOOTSTRAP, first == null ? null : first.name());
         return true;
       }
-      return errors.parse(p, msg);
-    }
-    if (msg.contains("GPU Direct RDMA")) {
-      return gdrLines.parse(owner.p(proc), msg);
-    }
-    if (c == 'C' && msg.startsWith("CUDA Dev ")) {
-      Matcher m = NIC_DISTANCE.matcher(msg);
-      if (m.find()) {
+      case R_GDR -> {
+        return gdrLines.parse(owner.p(proc), msg);
+      }
+      case R_CUDA_DEV -> {
         ProcessState p = owner.p(proc);
         if (p.nicDistanceNet == null) {
-          p.nicDistanceNet = m.group(1);
+          Matcher m = NIC_DISTANCE.matcher(msg);
+          p.nicDistanceNet = m.find() ? m.group(1) : null;
         }
-        slot.record(p.evidence, HostEvidence.NETWORK, p.nicDistanceNet);
+        slot(p, HostEvidence.NETWORK, p.nicDistanceNet);
         return true;
       }
+      case R_DMABUF -> {
+        this.slot.record(acc.dmabuf);
+        return true;
+      }
+      case R_PLUGIN_ENV -> {
+        pluginEnv(msg);
+        return true;
+      }
+      default -> {
+        return errors.parse(owner.p(proc), msg); // R_ERROR, R_BOOTSTRAP_ERROR
+      }
     }
-    if (c == 'D' && msg.startsWith("DMA-BUF is available")) {
-      slot.record(acc.dmabuf);
-      return true;
-    }
-    Matcher pe = msg.contains(PLUGIN_ENV_TEXT) ? PLUGIN_ENV.matcher(msg) : null;
-    if (pe != null && pe.find()) {
-      env("NCCL_NET_PLUGIN", pe.group(1));
-      return true;
-    }
-    return errors.parse(owner.p(proc), msg);
   }
 
-  private boolean net(ProcessState p, String msg) {
-    p.initSeen |= msg.startsWith("NET/Plugin") || msg.startsWith("NET/Socket") || msg.startsWith("NET/IB");
-    if (msg.startsWith("NET/IB")) {
-      p.ibLogged = true;
+  private void slot(ProcessState p, int kind, String value) {
+    this.slot.record(p.evidence, kind, value);
+  }
+
+  /** Which family a text belongs to: the tests of parse() in their order, on the text alone. */
+  private int route(String msg) {
+    char c = msg.charAt(0);
+    if (c == 'N' && msg.startsWith("NCCL version")) {
+      return R_VERSION;
     }
-    if (msg.startsWith("NET/OFI")) {
-      return ofiLines.parse(p, msg);
+    if (c == 'N' && msg.startsWith("NET")) {
+      return netRoute(msg);
     }
-    if (msg.startsWith("NET/Plugin")) {
-      // printed by every process: only a few shapes matter here
-      Matcher pe = msg.contains(PLUGIN_ENV_TEXT) ? PLUGIN_ENV.matcher(msg) : null;
-      if (pe != null && pe.find()) {
-        env("NCCL_NET_PLUGIN", pe.group(1));
-        return true;
+    if (c == 'N' && msg.startsWith("NCCL_")) {
+      if (envOf(msg) != NOT_ENV) {
+        return R_ENV;
       }
-      errors.pluginLine(p, msg);
-      return true;
     }
-    if (msg.contains("No device found")) {
-      p.ibNoDeviceSeen = true;
-      p.ibFailed |= msg.startsWith("NET/IB");
-      slot.record(p.evidence, HostEvidence.IB_NO_DEVICE, null);
-      return true;
-    }
-    NetTexts.IbUsing using = texts.ibUsing(msg);
-    if (using != null) {
-      if (using.hcas().isEmpty()) {
-        p.hcaListEmpty = true;
-      } else if (p.hcas == null) {
-        p.hcas = using.hcas();
-        p.relaxedOrdering = using.relaxedOrdering();
-      }
-      if (p.oob == null) {
-        p.oob = p.evidence.share(using.oob());
-      }
-      seeAddress(using.oob());
-      // what tells a node apart: how many HCAs, and the OOB interface
-      slot.record(p.evidence, HostEvidence.IB_USING, using.hcas().size() + (using.oob() == null ? "" : " " + using.oob().name()));
-      return true;
-    }
-    Matcher m;
-    // each anchored expression runs only where its literal start is (lookingAt: no scan)
-    boolean ib = msg.startsWith("NET/IB");
-    if (ib && msg.contains("sideband") && (m = IB_SIDEBAND.matcher(msg)).lookingAt()) {
-      if (p.oob == null) {
-        p.oob = new Iface(m.group(1), null);
-      }
-      slot.record(p.evidence, HostEvidence.IB_USING, null);
-      return true;
-    }
-    if (ib && msg.indexOf('[') > 0 && (m = IB_PER_LINE.matcher(msg)).lookingAt()) {
-      for (Hca h : NetTexts.hcas(" " + m.group(1))) {
-        p.addPerLineHca(h);
-      }
-      slot.record(p.evidence, HostEvidence.IB_USING, null);
-      return true;
-    }
-    Iface[] listed = msg.startsWith("NET/Socket") ? texts.socketIfaces(msg) : null;
-    if (listed != null) {
-      if (p.socketIfaces == null) {
-        List<Iface> ifs = new ArrayList<>();
-        for (Iface f : listed) {
-          ifs.add(p.evidence.share(f));
-        }
-        p.socketIfaces = ifs;
-      }
-      for (Iface f : listed) {
-        seeAddress(f);
-      }
-      p.socketListed = true;
-      slot.record(p.evidence, HostEvidence.SOCKET, null);
-      return true;
-    }
-    if ((msg.startsWith("NET ") || msg.startsWith("NET:")) && (m = OLD_NET_IFACE.matcher(msg)).lookingAt()) {
-      Iface f = texts.ifaceOf(m.group(1));
-      if (p.socketIfaces == null) {
-        p.socketIfaces = new ArrayList<>();
-      }
-      if (f != null && !p.socketIfaces.contains(f) && p.socketIfaces.size() < 16) {
-        p.socketIfaces.add(f);
-      }
-      slot.record(p.evidence, HostEvidence.SOCKET, null);
-      return true;
+    if (c == 'B' && msg.startsWith("Bootstrap")) {
+      return texts.bootstrapIfaces(msg) != null ? R_BOOTSTRAP : R_BOOTSTRAP_ERROR;
     }
     if (msg.contains("GPU Direct RDMA")) {
-      Matcher n = GDR_HCA_NET.matcher(msg);
-      if (n.find() && p.gdrHcaNet == null) {
-        p.gdrHcaNet = n.group(1).strip();
+      return R_GDR;
+    }
+    if (c == 'C' && msg.startsWith("CUDA Dev ") && NIC_DISTANCE.matcher(msg).find()) {
+      return R_CUDA_DEV;
+    }
+    if (c == 'D' && msg.startsWith("DMA-BUF is available")) {
+      return R_DMABUF;
+    }
+    if (msg.contains(PLUGIN_ENV_TEXT) && PLUGIN_ENV.matcher(msg).find()) {
+      return R_PLUGIN_ENV;
+    }
+    return R_ERROR;
+  }
+
+  /** The entry of "NCCL_X set by environment to V", else NOT_ENV; every process echoes the same texts. */
+  private dev.nccltriage.evidence.EvidenceList envOf(String msg) {
+    dev.nccltriage.evidence.EvidenceList list = envSeen.get(msg);
+    if (list == null) {
+      Matcher m = ENV.matcher(msg);
+      list = m.find() ? envList(m.group(1), m.group(2)) : NOT_ENV;
+      if (envSeen.size() >= 16384) {
+        envSeen.clear();
       }
-      return gdrLines.parse(p, msg);
+      envSeen.put(msg, list);
+    }
+    return list;
+  }
+
+  private void pluginEnv(String msg) {
+    Matcher pe = PLUGIN_ENV.matcher(msg);
+    if (pe.find()) {
+      env("NCCL_NET_PLUGIN", pe.group(1));
+    }
+  }
+
+  /** The family of a "NET..." text (net()'s tests in their order) and what net() notes first. */
+  private int netRoute(String msg) {
+    boolean ib = msg.startsWith("NET/IB");
+    int flags = (ib ? NET_IB : 0)
+        | (ib || msg.startsWith("NET/Plugin") || msg.startsWith("NET/Socket") ? NET_INIT : 0);
+    if (msg.startsWith("NET/OFI")) {
+      return flags | N_OFI;
+    }
+    if (msg.startsWith("NET/Plugin")) {
+      return flags | (msg.contains(PLUGIN_ENV_TEXT) && PLUGIN_ENV.matcher(msg).find() ? N_PLUGIN_ENV : N_PLUGIN);
+    }
+    if (msg.contains("No device found")) {
+      return flags | N_NO_DEVICE;
+    }
+    if (texts.ibUsing(msg) != null) {
+      return flags | N_IB_USING;
+    }
+    if (ib && msg.contains("sideband") && IB_SIDEBAND.matcher(msg).lookingAt()) {
+      return flags | N_SIDEBAND;
+    }
+    if (ib && msg.indexOf('[') > 0 && IB_PER_LINE.matcher(msg).lookingAt()) {
+      return flags | N_PER_LINE;
+    }
+    if (msg.startsWith("NET/Socket") && texts.socketIfaces(msg) != null) {
+      return flags | N_SOCKET_LIST;
+    }
+    if ((msg.startsWith("NET ") || msg.startsWith("NET:")) && OLD_NET_IFACE.matcher(msg).lookingAt()) {
+      return flags | N_OLD_IFACE;
+    }
+    if (msg.contains("GPU Direct RDMA")) {
+      return flags | N_GDR;
     }
     if (msg.startsWith("NET/Socket") && msg.contains("interfaces found")) {
-      return true;
+      return flags | N_SOCKET_FOUND;
     }
-    return errors.parse(p, msg);
+    return flags | N_ERROR;
+  }
+
+  private boolean net(ProcessState p, String msg, int route) {
+    p.initSeen |= (route & NET_INIT) != 0;
+    if ((route & NET_IB) != 0) {
+      p.ibLogged = true;
+    }
+    Matcher m;
+    switch (route & ROUTE) {
+      case N_OFI -> {
+        return ofiLines.parse(p, msg);
+      }
+      case N_PLUGIN_ENV -> {
+        pluginEnv(msg);
+        return true;
+      }
+      case N_PLUGIN -> {
+        errors.pluginLine(p, msg);
+        return true;
+      }
+      case N_NO_DEVICE -> {
+        p.ibNoDeviceSeen = true;
+        p.ibFailed |= (route & NET_IB) != 0;
+        slot(p, HostEvidence.IB_NO_DEVICE, null);
+        return true;
+      }
+      case N_IB_USING -> {
+        NetTexts.IbUsing using = texts.ibUsing(msg);
+        if (using.hcas().isEmpty()) {
+          p.hcaListEmpty = true;
+        } else if (p.hcas == null) {
+          p.hcas = using.hcas();
+          p.relaxedOrdering = using.relaxedOrdering();
+        }
+        if (p.oob == null) {
+          p.oob = p.evidence.share(using.oob());
+        }
+        seeAddress(using.oob());
+        // what tells a node apart: how many HCAs, and the OOB interface
+        slot(p, HostEvidence.IB_USING, using.evidenceValue());
+        return true;
+      }
+      case N_SIDEBAND -> {
+        if (p.oob == null && (m = IB_SIDEBAND.matcher(msg)).lookingAt()) {
+          p.oob = new Iface(m.group(1), null);
+        }
+        slot(p, HostEvidence.IB_USING, null);
+        return true;
+      }
+      case N_PER_LINE -> {
+        if ((m = IB_PER_LINE.matcher(msg)).lookingAt()) {
+          for (Hca h : NetTexts.hcas(" " + m.group(1))) {
+            p.addPerLineHca(h);
+          }
+        }
+        slot(p, HostEvidence.IB_USING, null);
+        return true;
+      }
+      case N_SOCKET_LIST -> {
+        Iface[] listed = texts.socketIfaces(msg);
+        if (p.socketIfaces == null) {
+          List<Iface> ifs = new ArrayList<>();
+          for (Iface f : listed) {
+            ifs.add(p.evidence.share(f));
+          }
+          p.socketIfaces = ifs;
+        }
+        for (Iface f : listed) {
+          seeAddress(f);
+        }
+        p.socketListed = true;
+        slot(p, HostEvidence.SOCKET, null);
+        return true;
+      }
+      case N_OLD_IFACE -> {
+        if ((m = OLD_NET_IFACE.matcher(msg)).lookingAt()) {
+          Iface f = texts.ifaceOf(m.group(1));
+          if (p.socketIfaces == null) {
+            p.socketIfaces = new ArrayList<>();
+          }
+          if (f != null && !p.socketIfaces.contains(f) && p.socketIfaces.size() < 16) {
+            p.socketIfaces.add(f);
+          }
+        }
+        slot(p, HostEvidence.SOCKET, null);
+        return true;
+      }
+      case N_GDR -> {
+        if (p.gdrHcaNet == null) {
+          Matcher n = GDR_HCA_NET.matcher(msg);
+          if (n.find()) {
+            p.gdrHcaNet = n.group(1).strip();
+          }
+        }
+        return gdrLines.parse(p, msg);
+      }
+      case N_SOCKET_FOUND -> {
+        return true;
+      }
+      default -> {
+        return errors.parse(p, msg);
+      }
+    }
   }
 
 
@@ -319,12 +440,17 @@ final class RareMessages {
   }
 
   private void env(String name, String value) {
+    slot.record(envList(name, value));
+  }
+
+  private dev.nccltriage.evidence.EvidenceList envList(String name, String value) {
     String v = value.strip();
     if (v.endsWith(".") && isInteger(v, v.length() - 1)) {
       v = v.substring(0, v.length() - 1);
     }
-    slot.record(acc.env(name, v));
+    return acc.env(name, v);
   }
+
 
   /** Whether s[0, end) is "-?digits" (NCCL ends "NCCL_X set by environment to 0." with a dot). */
   private static boolean isInteger(String s, int end) {

@@ -1,0 +1,87 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The table of message texts: one String per distinct text, the same text as decoding, bounded. */
+class MessageTextsTest {
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aRepeatedTextIsTheSameStringAndKeepsItsRoute() {
+    MessageTexts t = new MessageTexts();
+    byte[] line = bytes("xxNET/IB : Got completion from peer 10.1.2.3<44206> with status=12yy");
+    int a = t.find(line, 2, line.length - 2);
+    assertThat(t.route(a)).isZero();
+    t.route(a, 9);
+    byte[] again = bytes("__NET/IB : Got completion from peer 10.1.2.3<44206> with status=12__");
+    int b = t.find(again, 2, again.length - 2);
+    assertThat(t.text(b)).isSameAs(t.text(a))
+        .isEqualTo("NET/IB : Got completion from peer 10.1.2.3<44206> with status=12");
+    assertThat(t.route(b)).isEqualTo(9);
+  }
+
+  @Test
+  void textsThatDifferInOneByteOrInLengthAreToldApart() {
+    MessageTexts t = new MessageTexts();
+    String base = "transport/net_ib.cc:1426 -> 2 [Proxy Service 3]";
+    Map<String, String> seen = new HashMap<>();
+    for (int cut = 0; cut <= base.length(); cut++) {
+      String prefix = base.substring(0, cut);
+      seen.put(prefix, t.text(t.find(bytes(prefix), 0, cut)));
+      for (int i = 0; i < cut; i++) {
+        char[] c = prefix.toCharArray();
+        c[i] = c[i] == 'x' ? 'y' : 'x';
+        String changed = new String(c);
+        seen.put(changed, t.text(t.find(bytes(changed), 0, cut)));
+      }
+    }
+    seen.forEach((text, kept) -> assertThat(kept).isEqualTo(text));
+    // found again, each is the String first handed out
+    seen.forEach((text, kept) -> assertThat(t.text(t.find(bytes(text), 0, bytes(text).length))).isSameAs(kept));
+  }
+
+  @Test
+  void utf8AndControlBytesDecodeAsTheParserDecodesThem() {
+    MessageTexts t = new MessageTexts();
+    byte[][] texts = {bytes("Gerät mlx5_0 nicht gefunden"), {(byte) 0xff, (byte) 0xfe, 'a', 0, 'b'}, {}, bytes("é")};
+    for (byte[] b : texts) {
+      assertThat(t.text(t.find(b, 0, b.length))).isEqualTo(Bytes.text(b, 0, b.length));
+    }
+  }
+
+  @Test
+  void aTextLongerThanTheBoundIsDecodedButNotKept() {
+    MessageTexts t = new MessageTexts();
+    byte[] b = bytes("x".repeat(MessageTexts.MAX_TEXT + 1));
+    int slot = t.find(b, 0, b.length);
+    assertThat(slot).isEqualTo(MessageTexts.NONE);
+    assertThat(t.text(slot)).hasSize(MessageTexts.MAX_TEXT + 1);
+    t.route(slot, 5);
+    assertThat(t.route(slot)).isZero();
+  }
+
+  @Test
+  void manyDistinctTextsStayCorrectPastEveryBound() {
+    // far more texts and bytes than the table keeps: it grows, then starts over, never answers wrong
+    MessageTexts t = new MessageTexts();
+    Random r = new Random(7);
+    for (int i = 0; i < 200_000; i++) {
+      String text = "Bootstrap: connection from 10." + r.nextInt(256) + "." + r.nextInt(256) + "." + i
+          + "<" + r.nextInt(65536) + "> timed out" + "x".repeat(r.nextInt(300));
+      byte[] b = bytes(text);
+      int slot = t.find(b, 0, b.length);
+      assertThat(t.text(slot)).isEqualTo(text);
+      assertThat(t.route(slot)).isZero(); // a new text has no route, whatever the slot held before
+      t.route(slot, 1 + i % 100);
+      assertThat(t.route(t.find(b, 0, b.length))).isEqualTo(1 + i % 100);
+    }
+  }
+}
