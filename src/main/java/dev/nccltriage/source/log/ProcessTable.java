@@ -49,6 +49,7 @@ final class ProcessTable {
   private Runnable evicted = () -> { };
   private boolean processesFolded; // a process past the limit shares its host's FOLDED state
   private int admittedHosts; // hosts outside the sample admitted for a line that shows something wrong
+  private final java.util.BitSet admittedHashes = new java.util.BitSet(1 << 16); // of their names' hashes
   private boolean admittedFolded; // such a host past Limits.admitted: its lines stayed without a host
 
   ProcessTable() {
@@ -89,6 +90,13 @@ final class ProcessTable {
 
   /** The host named by b[hs, he); the no-host entry if the host is not among those kept. */
   private HostEvidence host(byte[] b, int hs, int he) {
+    if (level > 0) {
+      // past the sample most lines are of hosts it does not keep: tell them without a String
+      int hash = asciiHash(b, hs, he);
+      if (hash != NOT_ASCII && !kept(hash, level) && !admittedHashes.get(hash & 0xFFFF)) {
+        return evidence(null);
+      }
+    }
     String name = new String(b, hs, he - hs, StandardCharsets.UTF_8);
     HostEvidence h = hostEvidence.get(name);
     if (h != null) {
@@ -108,10 +116,28 @@ final class ProcessTable {
   }
 
   static boolean kept(String name, int level) {
+    return kept(name.hashCode(), level);
+  }
+
+  private static final int NOT_ASCII = 0x7F7F7F7F; // (a real hash of that value just takes the slow path)
+
+  /** String.hashCode of b[hs, he) decoded, for ASCII bytes (host names are); else NOT_ASCII. */
+  static int asciiHash(byte[] b, int hs, int he) {
+    int h = 0;
+    for (int i = hs; i < he; i++) {
+      if (b[i] < 0) {
+        return NOT_ASCII;
+      }
+      h = 31 * h + b[i];
+    }
+    return h;
+  }
+
+  private static boolean kept(int nameHash, int level) {
     if (level == 0) {
       return true;
     }
-    int h = name.hashCode() * 0x9E3779B1;
+    int h = nameHash * 0x9E3779B1;
     h ^= h >>> 15;
     h *= 0x85EBCA77;
     h ^= h >>> 13;
@@ -178,6 +204,7 @@ final class ProcessTable {
       }
       evidence(name).admitted = true;
       admittedHosts++;
+      admittedHashes.set(name.hashCode() & 0xFFFF);
     }
     return get(b, hs, he, pid, glued);
   }
