@@ -1,6 +1,5 @@
 package dev.nccltriage.facts;
 
-import java.util.Locale;
 
 /** A network interface as NCCL printed it: {@code name:address<port>}. */
 public record Iface(String name, String address) {
@@ -16,8 +15,9 @@ public record Iface(String name, String address) {
 
   /** An IPv6 link-local address (fe80::/10): it does not route between nodes. */
   public boolean isLinkLocal() {
-    String a = address == null ? "" : address.toLowerCase(Locale.ROOT);
-    return a.startsWith("fe8") || a.startsWith("fe9") || a.startsWith("fea") || a.startsWith("feb");
+    // fe80::/10 in any case, without a lower-cased copy (the log parser asks per line)
+    return address != null && address.length() >= 3 && address.regionMatches(true, 0, "fe", 0, 2)
+        && "89abAB".indexOf(address.charAt(2)) >= 0;
   }
 
   /** IPv4, IPv6 link-local, IPv6, or unknown when NCCL printed no address. */

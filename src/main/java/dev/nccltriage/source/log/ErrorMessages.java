@@ -181,23 +181,57 @@ final class ErrorMessages {
   private final java.util.Map<String, OfiOutcome> ofiSeen = new java.util.HashMap<>();
 
 
-  /** NET/Plugin lines, printed by every process: a substring test before each expression. */
+  /** What a NET/Plugin text says: BENIGN, LOAD_FAILED (value: why), LOADED (value: the plugin), or NONE. */
+  private record PluginText(int kind, String value) {}
+
+  private static final int BENIGN = 1;
+  private static final int LOAD_FAILED = 2;
+  private static final int LOADED = 3;
+  private static final int NONE = 0;
+  private final java.util.Map<String, PluginText> pluginSeen = new java.util.HashMap<>();
+
+  /** NET/Plugin lines, printed by every process: what a text says is worked out once. */
   boolean pluginLine(ProcessState p, String msg) {
+    PluginText t = pluginSeen.get(msg);
+    if (t == null) {
+      t = pluginText(msg);
+      if (pluginSeen.size() >= MEMO) {
+        pluginSeen.clear();
+      }
+      pluginSeen.put(msg, t);
+    }
+    switch (t.kind) {
+      case BENIGN -> {
+        return true;
+      }
+      case LOAD_FAILED -> {
+        return error(p, ErrorKind.NET_PLUGIN_LOAD, t.value, null);
+      }
+      case LOADED -> {
+        slot.record(acc.pluginsLoaded.computeIfAbsent(t.value, k -> new dev.nccltriage.evidence.EvidenceList()));
+        p.pluginLoaded = true;
+        return true;
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
+  /** A substring test before each expression. */
+  private static PluginText pluginText(String msg) {
     if (msg.contains("Plugin load returned") && isBenignLoadFailure(msg) && !msg.contains("Loaded net plugin")) {
-      return true; // what the expression below would decide, without running it on every process
+      return new PluginText(BENIGN, null); // what the expression below would decide, without running it
     }
     Matcher m = msg.contains("Plugin load returned") ? ErrorSignatures.PLUGIN_LOAD_FAILED.matcher(msg) : null;
     if (m != null && m.find()) {
-      return isBenignLoadFailure(m.group(2)) || error(p, ErrorKind.NET_PLUGIN_LOAD, m.group(2), null);
+      return isBenignLoadFailure(m.group(2)) ? new PluginText(BENIGN, null) : new PluginText(LOAD_FAILED, m.group(2));
     }
     m = msg.contains("Loaded net plugin") ? ErrorSignatures.PLUGIN_LOADED.matcher(msg) : null;
     if (m != null && m.find()) {
-      String name = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
-      slot.record(acc.pluginsLoaded.computeIfAbsent(name, k -> new dev.nccltriage.evidence.EvidenceList()));
-      p.pluginLoaded = true;
-      return true;
+      return new PluginText(LOADED, m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
     }
-    return false;
+    return new PluginText(NONE, null);
   }
 
   private static boolean isBenignLoadFailure(String msg) {

@@ -37,7 +37,31 @@ final class GdrMessages {
   private static final int MEMO = 4096;
 
   /** What a decision line says, from its text alone; the host is added per line. */
-  private record Decision(int kind, String hca, boolean enabled, Integer distance, Integer threshold, String pair) {}
+  private static final class Decision {
+    final int kind;
+    final String hca;
+    final boolean enabled;
+    final Integer distance;
+    final Integer threshold;
+    final String pair;
+    LogAccumulator.GdrAcc counted; // the entry of this parser's accumulator, once looked up
+
+    Decision(int kind, String hca, boolean enabled, Integer distance, Integer threshold, String pair) {
+      this.kind = kind;
+      this.hca = hca;
+      this.enabled = enabled;
+      this.distance = distance;
+      this.threshold = threshold;
+      this.pair = pair;
+    }
+
+    LogAccumulator.GdrAcc in(LogAccumulator acc, String reason) {
+      if (counted == null) {
+        counted = acc.gdr(enabled, reason, distance, threshold);
+      }
+      return counted;
+    }
+  }
 
   private final java.util.Map<String, Decision> seen = new java.util.HashMap<>();
 
@@ -56,12 +80,12 @@ final class GdrMessages {
     String key = d.hca == null ? null : host + d.hca;
     switch (d.kind) {
       case NO_MODULE -> {
-        slot.record(acc.gdr(false, "no-module", null, null).evidence);
+        slot.record(d.in(acc, "no-module").evidence);
         acc.seeGdr(acc.gdrHcas, key, false);
         return true;
       }
       case DISTANCE -> {
-        slot.record(acc.gdr(d.enabled, d.enabled ? "enabled" : "distance", d.distance, d.threshold).evidence);
+        slot.record(d.in(acc, d.enabled ? "enabled" : "distance").evidence);
         acc.seeGdr(acc.gdrPairs, host + d.pair, d.enabled);
         return true;
       }
@@ -69,12 +93,12 @@ final class GdrMessages {
         return true;
       }
       case NIC -> {
-        slot.record(acc.gdr(d.enabled, d.enabled ? "enabled" : "nic", null, null).evidence);
+        slot.record(d.in(acc, d.enabled ? "enabled" : "nic").evidence);
         acc.seeGdr(acc.gdrHcas, key, d.enabled);
         return true;
       }
       case PLUGIN -> {
-        slot.record(acc.gdr(true, "enabled", null, null).evidence);
+        slot.record(d.in(acc, "enabled").evidence);
         acc.seeGdr(acc.gdrHcas, key, true);
         return true;
       }

@@ -42,7 +42,7 @@ final class MessageParser {
   }
 
   void version(byte[] b, int at, int e) {
-    rare.version(Bytes.latin1(b, at, e));
+    rare.version(b, at, e);
   }
 
   /** "2.18.1" or "(2, 18, 1)" after a framework's "NCCL version:". */

@@ -52,20 +52,33 @@ final class RareMessages {
     this.ofiLines = new OfiMessages(acc, slot, errors);
   }
 
-  void version(String text) {
-    version(null, text);
+  /** The bare "NCCL version 2.x.y+cudaX.Y" line (2.21+ prints it without a prefix) at b[from, to). */
+  void version(byte[] b, int from, int to) {
+    version(null, seen.text(seen.find(b, from, to)));
   }
 
+  private static final String NO_VERSION = new String("none"); // compared by identity
+  private final java.util.Map<String, String> versionSeen = new java.util.HashMap<>();
+
   private void version(ProcessState p, String text) {
-    Matcher m = VERSION.matcher(text);
-    if (m.find()) {
-      slot.record(acc.versions.computeIfAbsent(m.group(1), k -> new dev.nccltriage.evidence.EvidenceList()));
+    // every process prints the same line: the expression runs once per text
+    String v = versionSeen.get(text);
+    if (v == null) {
+      Matcher m = VERSION.matcher(text);
+      v = m.find() ? m.group(1) : NO_VERSION;
+      if (versionSeen.size() >= 1024) {
+        versionSeen.clear();
+      }
+      versionSeen.put(text, v);
+    }
+    if (v != NO_VERSION) {
+      slot.record(acc.versions.computeIfAbsent(v, k -> new dev.nccltriage.evidence.EvidenceList()));
       if (p != null) {
         if (p.version == null) {
-          p.version = m.group(1);
+          p.version = v;
           p.initSeen = true;
         }
-        slot.record(p.evidence, HostEvidence.VERSION, m.group(1));
+        slot.record(p.evidence, HostEvidence.VERSION, v);
       }
     }
   }
@@ -263,6 +276,22 @@ final class RareMessages {
     return R_ERROR;
   }
 
+  private final java.util.Map<String, List<Hca>> perLineSeen = new java.util.HashMap<>();
+
+  /** The HCA of "NET/IB : [0] mlx5_0:1/IB" (2.4-2.6 print one a line), remembered by text. */
+  private List<Hca> perLineHcas(String msg) {
+    List<Hca> hcas = perLineSeen.get(msg);
+    if (hcas == null) {
+      Matcher m = IB_PER_LINE.matcher(msg);
+      hcas = m.lookingAt() ? NetTexts.hcas(" " + m.group(1)) : List.of();
+      if (perLineSeen.size() >= 1024) {
+        perLineSeen.clear();
+      }
+      perLineSeen.put(msg, hcas);
+    }
+    return hcas;
+  }
+
   /** The entry of "NCCL_X set by environment to V", else NOT_ENV; every process echoes the same texts. */
   private dev.nccltriage.evidence.EvidenceList envOf(String msg) {
     dev.nccltriage.evidence.EvidenceList list = envSeen.get(msg);
@@ -370,10 +399,8 @@ final class RareMessages {
         return true;
       }
       case N_PER_LINE -> {
-        if ((m = IB_PER_LINE.matcher(msg)).lookingAt()) {
-          for (Hca h : NetTexts.hcas(" " + m.group(1))) {
-            p.addPerLineHca(h);
-          }
+        for (Hca h : perLineHcas(msg)) {
+          p.addPerLineHca(h);
         }
         slot(p, HostEvidence.IB_USING, null);
         return true;
