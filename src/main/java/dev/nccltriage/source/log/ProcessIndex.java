@@ -74,6 +74,11 @@ final class ProcessIndex {
     for (int i = hs; i >= 0 && i < he; i++) {
       h = h * 31 + b[i];
     }
+    // murmur3's finaliser: names that differ in their last digit land far apart (linear probing)
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    h *= 0xC2B2AE35;
     return h ^ (h >>> 16);
   }
 
