@@ -56,28 +56,35 @@ final class Envelope {
   private static final long B_W = Bytes.broadcast((byte) 'W');
   private static final long B_F = Bytes.broadcast((byte) 'F');
   private static final long B_N = Bytes.broadcast((byte) 'n');
+  private static final long B_I = Bytes.broadcast((byte) 'I');
+  private static final long B_E = Bytes.broadcast((byte) 'e');
+  private static final long B_O = Bytes.broadcast((byte) 'o');
+  private static final long B_A = Bytes.broadcast((byte) 'a');
 
   /**
    * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
-   * are other programs' and pass through here, so the bytes that can start a marker ('S', 'c',
-   * 'W', 'F', 'n') are found eight at a time and only those are looked at.
+   * are other programs' and pass through here, so the two bytes that start a marker ("SI", "Se",
+   * "co", "Wa", "Fa", "nc") are looked for eight positions at a time (the word at i and the one a
+   * byte later), and only where both match is a marker compared.
    */
   static boolean isCrash(byte[] b, int s, int e) {
-    int last = e - 1; // a marker is at least two bytes: none starts at the last byte
     int i = s;
-    for (; i + 8 <= last; i += 8) {
+    for (; i + 9 <= e; i += 8) {
       long w = Bytes.word(b, i);
-      long marks = Bytes.zeroBytes(w ^ B_S) | Bytes.zeroBytes(w ^ B_C) | Bytes.zeroBytes(w ^ B_W)
-          | Bytes.zeroBytes(w ^ B_F) | Bytes.zeroBytes(w ^ B_N);
+      long next = Bytes.word(b, i + 1);
+      long marks = Bytes.zeroBytes(w ^ B_S) & (Bytes.zeroBytes(next ^ B_I) | Bytes.zeroBytes(next ^ B_E))
+          | Bytes.zeroBytes(w ^ B_C) & Bytes.zeroBytes(next ^ B_O)
+          | (Bytes.zeroBytes(w ^ B_W) | Bytes.zeroBytes(w ^ B_F)) & Bytes.zeroBytes(next ^ B_A)
+          | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C);
       while (marks != 0) {
-        // a borrow may mark a byte that is none of them: markerAt looks at the byte itself
+        // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
         if (markerAt(b, i + Bytes.firstMarkedByte(marks), e)) {
           return true;
         }
         marks &= marks - 1;
       }
     }
-    for (; i < last; i++) {
+    for (; i < e - 1; i++) {
       if (markerAt(b, i, e)) {
         return true;
       }
