@@ -125,13 +125,29 @@ final class MessageParser {
         }
         break;
     }
-    if (Bytes.indexOfSpaced(b, m, Math.min(e, m + 64), COMM) >= 0) {
+    if (commAt(b, m, Math.min(e, m + 64)) >= 0) {
       return comm(p(p), b, m, e);
     }
     return RareMessages.mayMatch(b, m, e) && rare.parse(p, b, m, e, this);
   }
 
 
+
+  /**
+   * Bytes.indexOfSpaced(b, from, to, COMM), found from the 'x' of "0x": a rare byte, where 'c' and
+   * the space stop a search at every other word of a message.
+   */
+  static int commAt(byte[] b, int from, int to) {
+    int x = Bytes.indexOfByte(b, from + COMM.length, to, (byte) 'x');
+    while (x >= 0) {
+      int at = x - COMM.length; // the space before "comm 0x"
+      if (at >= from && b[at] == ' ' && Bytes.startsWith(b, at + 1, to, COMM)) {
+        return at;
+      }
+      x = Bytes.indexOfByte(b, x + 1, to, (byte) 'x');
+    }
+    return -1;
+  }
 
   private boolean channel(ProcessState p, byte[] b, int m, int e) {
     boolean known = channels.parse(p, b, m, e);
