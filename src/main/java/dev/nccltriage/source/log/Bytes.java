@@ -62,25 +62,49 @@ final class Bytes {
     return -1;
   }
 
+  /**
+   * First index of {@code pat} in [from, to), or -1. Candidates are the positions of its first two
+   * bytes, found eight at a time (the word at i and the one a byte later): a message's common
+   * letters ('N' of "NET/", 'c' of every other word) stop the search only where the second byte
+   * matches too.
+   */
   static int indexOf(byte[] a, int from, int to, byte[] pat) {
-    int last = to - pat.length;
-    byte first = pat[0];
+    int n = pat.length;
+    if (n < 2) {
+      return indexOfByte(a, from, Math.max(from, to - n + 1), pat[0]);
+    }
+    int last = to - n;
+    long first = broadcast(pat[0]);
+    long second = broadcast(pat[1]);
     int i = from;
-    while (i <= last) {
-      i = indexOfByte(a, i, last + 1, first);
-      if (i < 0) {
-        return -1;
+    for (; i + 9 <= to && i <= last; i += 8) {
+      long marks = zeroBytes(word(a, i) ^ first) & zeroBytes(word(a, i + 1) ^ second);
+      while (marks != 0) {
+        int at = i + firstMarkedByte(marks);
+        if (at > last) {
+          return -1; // marks come in order: none after this one fits either
+        }
+        if (matchesAt(a, at, pat)) { // (a borrow may mark a position that is no such pair)
+          return at;
+        }
+        marks &= marks - 1;
       }
-      int j = 1;
-      while (j < pat.length && a[i + j] == pat[j]) {
-        j++;
-      }
-      if (j == pat.length) {
+    }
+    for (; i <= last; i++) {
+      if (a[i] == pat[0] && matchesAt(a, i, pat)) {
         return i;
       }
-      i++;
     }
     return -1;
+  }
+
+  private static boolean matchesAt(byte[] a, int at, byte[] pat) {
+    for (int j = 0; j < pat.length; j++) {
+      if (a[at + j] != pat[j]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
