@@ -1,8 +1,6 @@
 package dev.nccltriage.source.log;
 
 import dev.nccltriage.evidence.EvidenceList;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,7 +18,7 @@ final class EnvLines {
 
   private final LogAccumulator acc;
   private final EvidenceSlot slot;
-  private final Map<String, EvidenceList> seen = new HashMap<>();
+  private final TextMemo<EvidenceList> seen = new TextMemo<>(MEMO, this::match);
 
   EnvLines(LogAccumulator acc, EvidenceSlot slot) {
     this.acc = acc;
@@ -29,12 +27,12 @@ final class EnvLines {
 
   /** Whether the text is "NCCL_X set [by environment] to V". */
   boolean isEnv(String msg) {
-    return entry(msg) != NOT_ENV;
+    return seen.get(msg) != NOT_ENV;
   }
 
   /** Counts an env text's line (one that {@link #isEnv} accepted). */
   void env(String msg) {
-    slot.record(entry(msg));
+    slot.record(seen.get(msg));
   }
 
   /** Whether the text names a net plugin the environment chose. */
@@ -50,17 +48,9 @@ final class EnvLines {
     }
   }
 
-  private EvidenceList entry(String msg) {
-    EvidenceList list = seen.get(msg);
-    if (list == null) {
-      Matcher m = ENV.matcher(msg);
-      list = m.find() ? entry(m.group(1), m.group(2)) : NOT_ENV;
-      if (seen.size() >= MEMO) {
-        seen.clear();
-      }
-      seen.put(msg, list);
-    }
-    return list;
+  private EvidenceList match(String msg) {
+    Matcher m = ENV.matcher(msg);
+    return m.find() ? entry(m.group(1), m.group(2)) : NOT_ENV;
   }
 
   private EvidenceList entry(String name, String value) {

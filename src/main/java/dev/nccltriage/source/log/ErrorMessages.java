@@ -33,7 +33,7 @@ final class ErrorMessages {
 
   private final LogAccumulator acc;
   private final EvidenceSlot slot;
-  private final java.util.Map<String, Known> outcomes = new java.util.HashMap<>();
+  private final TextMemo<Known> outcomes = new TextMemo<>(MEMO, msg -> new Known(ErrorSignatures.classify(msg)));
   private String lastText;
   private Known lastKnown;
 
@@ -62,13 +62,6 @@ final class ErrorMessages {
       return lastKnown;
     }
     Known known = outcomes.get(msg);
-    if (known == null) {
-      known = new Known(ErrorSignatures.classify(msg));
-      if (outcomes.size() >= MEMO) {
-        outcomes.clear(); // a long log's texts drift: keep the recent ones
-      }
-      outcomes.put(msg, known);
-    }
     lastText = msg;
     lastKnown = known;
     return known;
@@ -135,13 +128,6 @@ final class ErrorMessages {
   /** aws-ofi-nccl's failures (its own "NET/OFI ..." lines); any other NET/OFI line is known and ignored. */
   boolean ofi(ProcessState p, String msg) {
     OfiOutcome o = ofiSeen.get(msg);
-    if (o == null) {
-      o = ofiOutcome(msg);
-      if (ofiSeen.size() >= MEMO) {
-        ofiSeen.clear();
-      }
-      ofiSeen.put(msg, o);
-    }
     switch (o.kind) {
       case NET_PLUGIN_INIT -> {
         p.ofiFailed = true;
@@ -178,7 +164,7 @@ final class ErrorMessages {
 
   record OfiOutcome(ErrorKind kind, String detail) {}
 
-  private final java.util.Map<String, OfiOutcome> ofiSeen = new java.util.HashMap<>();
+  private final TextMemo<OfiOutcome> ofiSeen = new TextMemo<>(MEMO, ErrorMessages::ofiOutcome);
 
 
   /** What a NET/Plugin text says: BENIGN, LOAD_FAILED (value: why), LOADED (value: the plugin), or NONE. */
@@ -188,18 +174,11 @@ final class ErrorMessages {
   private static final int LOAD_FAILED = 2;
   private static final int LOADED = 3;
   private static final int NONE = 0;
-  private final java.util.Map<String, PluginText> pluginSeen = new java.util.HashMap<>();
+  private final TextMemo<PluginText> pluginSeen = new TextMemo<>(MEMO, ErrorMessages::pluginText);
 
   /** NET/Plugin lines, printed by every process: what a text says is worked out once. */
   boolean pluginLine(ProcessState p, String msg) {
     PluginText t = pluginSeen.get(msg);
-    if (t == null) {
-      t = pluginText(msg);
-      if (pluginSeen.size() >= MEMO) {
-        pluginSeen.clear();
-      }
-      pluginSeen.put(msg, t);
-    }
     switch (t.kind) {
       case BENIGN -> {
         return true;

@@ -63,19 +63,12 @@ final class GdrMessages {
     }
   }
 
-  private final java.util.Map<String, Decision> seen = new java.util.HashMap<>();
+  private final TextMemo<Decision> seen = new TextMemo<>(MEMO, GdrMessages::decide);
 
   /** A GPUDirect RDMA decision; per-HCA and per-pair keys are per host (nodes decide apart). */
   boolean parse(ProcessState p, String msg) {
     // every process prints its HCAs' lines: the expressions run once per text
     Decision d = seen.get(msg);
-    if (d == null) {
-      d = decide(msg);
-      if (seen.size() >= MEMO) {
-        seen.clear();
-      }
-      seen.put(msg, d);
-    }
     String host = p.host == null ? "" : p.host + "/";
     String key = d.hca == null ? null : host + d.hca;
     switch (d.kind) {

@@ -66,21 +66,14 @@ final class NetMessages {
     slot.record(p.evidence, kind, value);
   }
 
-  private final java.util.Map<String, List<Hca>> perLineSeen = new java.util.HashMap<>();
+  private final TextMemo<List<Hca>> perLineSeen = new TextMemo<>(1024, NetMessages::perLine);
 
   /** The HCA of "NET/IB : [0] mlx5_0:1/IB" (2.4-2.6 print one a line), remembered by text. */
-  private List<Hca> perLineHcas(String msg) {
-    List<Hca> hcas = perLineSeen.get(msg);
-    if (hcas == null) {
-      Matcher m = IB_PER_LINE.matcher(msg);
-      hcas = m.lookingAt() ? NetTexts.hcas(" " + m.group(1)) : List.of();
-      if (perLineSeen.size() >= 1024) {
-        perLineSeen.clear();
-      }
-      perLineSeen.put(msg, hcas);
-    }
-    return hcas;
+  private static List<Hca> perLine(String msg) {
+    Matcher m = IB_PER_LINE.matcher(msg);
+    return m.lookingAt() ? NetTexts.hcas(" " + m.group(1)) : List.of();
   }
+
 
 
   /** The family of a "NET..." text (net()'s tests in their order) and what net() notes first. */
@@ -170,7 +163,7 @@ final class NetMessages {
         return true;
       }
       case N_PER_LINE -> {
-        for (Hca h : perLineHcas(msg)) {
+        for (Hca h : perLineSeen.get(msg)) {
           p.addPerLineHca(h);
         }
         slot(p, HostEvidence.IB_USING, null);

@@ -32,8 +32,8 @@ final class NetTexts {
   private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)+)");
   private static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
   private static final Iface[] NOT_LISTED = new Iface[0]; // a text that is not the line looked for
-  private final java.util.Map<String, Iface[]> socketSeen = new java.util.HashMap<>();
-  private final java.util.Map<String, Iface[]> bootstrapSeen = new java.util.HashMap<>();
+  private final TextMemo<Iface[]> socketSeen = new TextMemo<>(16384, this::socketOf);
+  private final TextMemo<Iface[]> bootstrapSeen = new TextMemo<>(16384, this::bootstrapOf);
 
   /** {@code evidenceValue}: what tells a node apart, the number of HCAs and the OOB interface. */
   record IbUsing(List<Hca> hcas, boolean relaxedOrdering, Iface oob, String evidenceValue) {
@@ -155,51 +155,43 @@ final class NetTexts {
    */
   Iface[] bootstrapIfaces(String msg) {
     Iface[] known = bootstrapSeen.get(msg);
-    if (known == null) {
-      Matcher m = BOOTSTRAP.matcher(msg);
-      if (m.lookingAt()) {
-        List<Iface> all = new ArrayList<>();
-        all.add(ifaceOf(m.group(1)));
-        Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
-        while (rest.find()) {
-          all.add(ifaceOf(rest.group(1)));
-        }
-        known = all.toArray(new Iface[0]);
-      } else {
-        known = NOT_LISTED;
-      }
-      if (bootstrapSeen.size() >= 16384) {
-        bootstrapSeen.clear();
-      }
-      bootstrapSeen.put(msg, known);
-    }
     return known == NOT_LISTED ? null : known;
+  }
+
+  private Iface[] bootstrapOf(String msg) {
+    Matcher m = BOOTSTRAP.matcher(msg);
+    if (!m.lookingAt()) {
+      return NOT_LISTED;
+    }
+    List<Iface> all = new ArrayList<>();
+    all.add(ifaceOf(m.group(1)));
+    Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
+    while (rest.find()) {
+      all.add(ifaceOf(rest.group(1)));
+    }
+    return all.toArray(new Iface[0]);
   }
 
   /** The interfaces of "NET/Socket : Using [0]if:addr<port> ...", null if not that line; by text. */
   Iface[] socketIfaces(String msg) {
     Iface[] known = socketSeen.get(msg);
-    if (known == null) {
-      Matcher m = SOCKET_USING.matcher(msg);
-      if (m.lookingAt()) {
-        List<Iface> ifs = new ArrayList<>();
-        Matcher e = SOCKET_ENTRY.matcher(m.group(1));
-        while (e.find()) {
-          Iface f = ifaceOf(e.group(1));
-          if (f != null) {
-            ifs.add(f);
-          }
-        }
-        known = ifs.toArray(new Iface[0]);
-      } else {
-        known = NOT_LISTED;
-      }
-      if (socketSeen.size() >= 16384) {
-        socketSeen.clear();
-      }
-      socketSeen.put(msg, known);
-    }
     return known == NOT_LISTED ? null : known;
+  }
+
+  private Iface[] socketOf(String msg) {
+    Matcher m = SOCKET_USING.matcher(msg);
+    if (!m.lookingAt()) {
+      return NOT_LISTED;
+    }
+    List<Iface> ifs = new ArrayList<>();
+    Matcher e = SOCKET_ENTRY.matcher(m.group(1));
+    while (e.find()) {
+      Iface f = ifaceOf(e.group(1));
+      if (f != null) {
+        ifs.add(f);
+      }
+    }
+    return ifs.toArray(new Iface[0]);
   }
 
 }

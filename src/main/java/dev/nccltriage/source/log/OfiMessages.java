@@ -22,22 +22,13 @@ final class OfiMessages {
 
   private static final String GDR_OFF = new String("gdr off"); // compared by identity
   private static final String OTHER = new String("other");
-  private final java.util.Map<String, String> seen = new java.util.HashMap<>();
+  private final TextMemo<String> seen = new TextMemo<>(4096, OfiMessages::said);
 
   /** aws-ofi-nccl's own lines: the provider it picked, GDR it turned off, its failures. */
   boolean parse(ProcessState p, String msg) {
     p.ofiSeen = true;
     // every process prints the same lines: what a text says is worked out once
     String said = seen.get(msg);
-    if (said == null) {
-      Matcher m = OFI_PROVIDER.matcher(msg);
-      said = m.lookingAt() ? m.group(1)
-          : msg.contains("disabling GDR") || msg.contains("GDR disabled") ? GDR_OFF : OTHER;
-      if (seen.size() >= 4096) {
-        seen.clear();
-      }
-      seen.put(msg, said);
-    }
     if (said == GDR_OFF) {
       slot.record(acc.gdr(false, "plugin", null, null).evidence);
       return true;
@@ -50,5 +41,11 @@ final class OfiMessages {
       return true;
     }
     return errors.ofi(p, msg);
+  }
+
+  /** The provider a text names, GDR_OFF, or OTHER. */
+  private static String said(String msg) {
+    Matcher m = OFI_PROVIDER.matcher(msg);
+    return m.lookingAt() ? m.group(1) : msg.contains("disabling GDR") || msg.contains("GDR disabled") ? GDR_OFF : OTHER;
   }
 }

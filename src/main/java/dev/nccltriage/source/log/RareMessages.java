@@ -43,19 +43,16 @@ final class RareMessages {
   }
 
   private static final String NO_VERSION = new String("none"); // compared by identity
-  private final java.util.Map<String, String> versionSeen = new java.util.HashMap<>();
+  private final TextMemo<String> versionSeen = new TextMemo<>(1024, RareMessages::versionOf);
+
+  private static String versionOf(String text) {
+    Matcher m = VERSION.matcher(text);
+    return m.find() ? m.group(1) : NO_VERSION;
+  }
 
   private void version(ProcessState p, String text) {
     // every process prints the same line: the expression runs once per text
     String v = versionSeen.get(text);
-    if (v == null) {
-      Matcher m = VERSION.matcher(text);
-      v = m.find() ? m.group(1) : NO_VERSION;
-      if (versionSeen.size() >= 1024) {
-        versionSeen.clear();
-      }
-      versionSeen.put(text, v);
-    }
     if (v != NO_VERSION) {
       slot.record(acc.versions.computeIfAbsent(v, k -> new dev.nccltriage.evidence.EvidenceList()));
       if (p != null) {
