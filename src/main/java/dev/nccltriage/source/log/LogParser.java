@@ -222,13 +222,27 @@ final class LogParser implements LineSink {
       }
       return true;
     }
-    int next = gluedRecord(b, msg, e);
+    // Every rank prints the same WARN, unwind and once-per-process texts: one hash finds what is
+    // known of such a text (whether it holds a glued record, which family takes it), so a repeat
+    // skips those searches. Other texts (trees, affinity, a comm's own line) differ from rank to
+    // rank, and a family's cheap first test keeps them from costing a hash.
+    MessageTexts texts = messages.texts;
+    int end = Bytes.trimEnd(b, msg, e);
+    int text = MessageTexts.UNKNOWN;
+    if (end > msg && end - msg <= MessageTexts.MAX_TEXT) {
+      text = warn || RareMessages.mayMatch(b, msg, end) ? texts.find(b, msg, end) : MessageTexts.NOT_RARE;
+    }
+    int next = (texts.flags(text) & MessageTexts.PLAIN) != 0 ? -1 : gluedRecord(b, msg, e);
     int msgEnd = e;
     if (next >= 0) {
       gluedPrefix.parse(b, msg, next);
       msgEnd = gluedPrefix.start;
+      end = Bytes.trimEnd(b, msg, msgEnd);
+      text = MessageTexts.UNKNOWN;
+    } else {
+      texts.addFlags(text, MessageTexts.PLAIN);
     }
-    messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, msgEnd), warn);
+    messages.parse(proc, b, msg, end, warn, text);
     admission.end();
     if (next >= 0) {
       segment(b, msgEnd, e, true);

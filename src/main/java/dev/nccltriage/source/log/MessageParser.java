@@ -28,6 +28,8 @@ final class MessageParser {
   private final LogAccumulator acc;
   private final EvidenceSlot slot;
   private final RareMessages rare;
+  /** The distinct message texts and what is known of each (shared with {@link RareMessages}). */
+  final MessageTexts texts = new MessageTexts();
   private ProcessState unattributed;
   /** Where the last fast-parsed channel line ended; -1 when the parser read the whole message. */
   int consumed = -1;
@@ -37,7 +39,7 @@ final class MessageParser {
   MessageParser(LogAccumulator acc, EvidenceSlot slot) {
     this.acc = acc;
     this.slot = slot;
-    this.rare = new RareMessages(acc, slot);
+    this.rare = new RareMessages(acc, slot, texts);
     this.channels = new ChannelParser(slot, names);
   }
 
@@ -52,18 +54,30 @@ final class MessageParser {
 
   /** Returns whether the message belonged to a known family; {@code warn}: printed at WARN level. */
   boolean parse(ProcessState proc, byte[] b, int m, int e, boolean warn) {
+    return parse(proc, b, m, e, warn, MessageTexts.UNKNOWN);
+  }
+
+  /**
+   * As {@link #parse(ProcessState, byte[], int, int, boolean)}, with the slot of b[m, e) in
+   * {@link #texts} when the caller looked it up ({@link MessageTexts#UNKNOWN} otherwise).
+   */
+  boolean parse(ProcessState proc, byte[] b, int m, int e, boolean warn, int text) {
     if (!warn) {
-      return parse(proc, b, m, e);
+      return parse(proc, b, m, e, text);
     }
     rare.newLine();
-    boolean known = parse(proc, b, m, e);
+    boolean known = parse(proc, b, m, e, text);
     consumed = -1;
-    rare.warn(p(proc), b, m, e, known);
+    rare.warn(p(proc), b, m, e, known, text);
     return known;
   }
 
   /** Returns whether the message belonged to a known family. */
   boolean parse(ProcessState proc, byte[] b, int m, int e) {
+    return parse(proc, b, m, e, MessageTexts.UNKNOWN);
+  }
+
+  private boolean parse(ProcessState proc, byte[] b, int m, int e, int text) {
     consumed = -1;
     if (m >= e) {
       return false;
@@ -125,10 +139,21 @@ final class MessageParser {
         }
         break;
     }
-    if (commAt(b, m, Math.min(e, m + 64)) >= 0) {
+    // what follows depends on the text alone: known texts skip the searches
+    int f = texts.flags(text);
+    if ((f & MessageTexts.TAIL_KNOWN) == 0) {
+      f = MessageTexts.TAIL_KNOWN;
+      if (commAt(b, m, Math.min(e, m + 64)) >= 0) {
+        f |= MessageTexts.TAIL_COMM;
+      } else if (text != MessageTexts.NOT_RARE && RareMessages.mayMatch(b, m, e)) {
+        f |= MessageTexts.TAIL_RARE;
+      }
+      texts.addFlags(text, f);
+    }
+    if ((f & MessageTexts.TAIL_COMM) != 0) {
       return comm(p(p), b, m, e);
     }
-    return RareMessages.mayMatch(b, m, e) && rare.parse(p, b, m, e, this);
+    return (f & MessageTexts.TAIL_RARE) != 0 && rare.parse(p, b, m, e, this, text);
   }
 
 

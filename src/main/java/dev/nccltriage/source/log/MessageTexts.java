@@ -19,54 +19,128 @@ final class MessageTexts {
   private static final int MAX_BITS = 16;
   /** {@link #find}'s answer for a text that is not kept. */
   static final int NONE = -1;
+  /** A slot argument meaning "not looked up yet": the callee finds the text itself. */
+  static final int UNKNOWN = -2;
+  /** A slot argument meaning "not looked up: the caller found that no rare family starts it". */
+  static final int NOT_RARE = -3;
+  /** {@link #flags}: the text holds no second "NCCL INFO|WARN" envelope (checked once). */
+  static final int PLAIN = 1;
+  /** {@link #flags}: the tests after the first-byte families were run on this text. */
+  static final int TAIL_KNOWN = 2;
+  /** {@link #flags}: with TAIL_KNOWN, the text holds " comm 0x" in its first 64 bytes. */
+  static final int TAIL_COMM = 4;
+  /** {@link #flags}: with TAIL_KNOWN, a rare family may claim the text. */
+  static final int TAIL_RARE = 8;
+
+  // An entry packs what a probe needs into one long, so that a lookup touches one cache line:
+  // bits 0-21 the text's offset in the pool, 22-31 its length, 32-35 flags, 36-43 route, 44-63 a
+  // tag of its hash (never 0: 0 is an empty slot). The table's index comes from the hash's low bits.
+  private static final int LENGTH_SHIFT = 22;
+  private static final int FLAGS_SHIFT = 32;
+  private static final int ROUTE_SHIFT = 36;
+  private static final int TAG_SHIFT = 44;
+  private static final long OFFSET_MASK = (1L << LENGTH_SHIFT) - 1;
+  private static final long KEY_MASK = -1L << TAG_SHIFT | 0x3FFL << LENGTH_SHIFT; // tag and length
 
   private int bits = 10;
-  private int[] hashes = new int[1 << bits]; // 0: empty slot
-  private int[] offsets = new int[1 << bits];
-  private int[] lengths = new int[1 << bits];
+  private long[] entries = new long[1 << bits];
   private String[] texts = new String[1 << bits];
-  private byte[] routes = new byte[1 << bits];
   private int used;
   private byte[] pool = new byte[64 << 10];
   private int poolEnd;
-  private String uncached; // the last text not kept, for text(NONE)
+  // the last text not kept, for text(NONE): decoded only if asked for, while its line is current
+  private byte[] uncachedBuf;
+  private int uncachedFrom;
+  private int uncachedTo;
+  private String uncached;
+  private int uncachedFlags;
 
   /** The slot of b[from, to), added if new; {@link #NONE} if the text is too long to keep. */
   int find(byte[] b, int from, int to) {
     int n = to - from;
     if (n > MAX_TEXT) {
-      uncached = Bytes.text(b, from, to);
-      return NONE;
+      return uncached(b, from, to);
     }
-    int h = hash(b, from, n);
+    long scan = scan(b, from, n);
+    int h = (int) scan;
+    long key = tag(h) | (long) n << LENGTH_SHIFT;
     int mask = (1 << bits) - 1;
     for (int i = h & mask; ; i = (i + 1) & mask) {
-      int at = hashes[i];
+      long at = entries[i];
       if (at == 0) {
-        return add(i, h, b, from, n);
+        // a text with no 'N' cannot hold a second "NCCL INFO" envelope
+        return add(i, h, b, from, n, (scan & HAS_N) == 0 ? PLAIN : 0);
       }
-      if (at == h && lengths[i] == n && Bytes.equal(b, from, pool, offsets[i], n)) {
+      if ((at & KEY_MASK) == key && Bytes.equal(b, from, pool, (int) (at & OFFSET_MASK), n)) {
         return i;
       }
     }
   }
 
+  private static long tag(int h) {
+    long t = (h >>> 12) & 0xFFFFF;
+    return (t == 0 ? 1 : t) << TAG_SHIFT;
+  }
+
+  private int uncached(byte[] b, int from, int to) {
+    uncachedBuf = b;
+    uncachedFrom = from;
+    uncachedTo = to;
+    uncached = null;
+    uncachedFlags = 0;
+    return NONE;
+  }
+
+  /** The text of a slot, decoded on first use (most texts only ever need their flags). */
   String text(int slot) {
-    return slot == NONE ? uncached : texts[slot];
+    if (slot == NONE) {
+      if (uncached == null) {
+        uncached = Bytes.text(uncachedBuf, uncachedFrom, uncachedTo);
+      }
+      return uncached;
+    }
+    String t = texts[slot];
+    if (t == null) {
+      long e = entries[slot];
+      int off = (int) (e & OFFSET_MASK);
+      t = Bytes.text(pool, off, off + length(e));
+      texts[slot] = t;
+    }
+    return t;
+  }
+
+  private static int length(long entry) {
+    return (int) (entry >>> LENGTH_SHIFT) & 0x3FF;
+  }
+
+  /** What is known about the slot's text ({@link #PLAIN}, {@link #TAIL_KNOWN}...); 0 if not kept. */
+  int flags(int slot) {
+    if (slot >= 0) {
+      return (int) (entries[slot] >>> FLAGS_SHIFT) & 0xF;
+    }
+    return slot == NONE ? uncachedFlags : 0;
+  }
+
+  void addFlags(int slot, int f) {
+    if (slot >= 0) {
+      entries[slot] |= (long) (f & 0xF) << FLAGS_SHIFT;
+    } else if (slot == NONE) {
+      uncachedFlags |= f;
+    }
   }
 
   /** The route recorded for the slot's text; 0 when none yet (or the text is not kept). */
   int route(int slot) {
-    return slot == NONE ? 0 : routes[slot];
+    return slot < 0 ? 0 : (int) (entries[slot] >>> ROUTE_SHIFT) & 0xFF;
   }
 
   void route(int slot, int route) {
-    if (slot != NONE) {
-      routes[slot] = (byte) route;
+    if (slot >= 0) {
+      entries[slot] = entries[slot] & ~(0xFFL << ROUTE_SHIFT) | (long) (route & 0xFF) << ROUTE_SHIFT;
     }
   }
 
-  private int add(int i, int h, byte[] b, int from, int n) {
+  private int add(int i, int h, byte[] b, int from, int n, int flags) {
     if (used + 1 > (1 << bits) / 2 || poolEnd + n > pool.length) {
       if (!grow(n)) {
         clear();
@@ -74,11 +148,8 @@ final class MessageTexts {
       return find(b, from, from + n);
     }
     System.arraycopy(b, from, pool, poolEnd, n);
-    hashes[i] = h;
-    offsets[i] = poolEnd;
-    lengths[i] = n;
-    texts[i] = Bytes.text(b, from, from + n);
-    routes[i] = 0;
+    entries[i] = tag(h) | (long) flags << FLAGS_SHIFT | (long) n << LENGTH_SHIFT | poolEnd;
+    texts[i] = null;
     poolEnd += n;
     used++;
     return i;
@@ -99,30 +170,21 @@ final class MessageTexts {
       if (bits >= MAX_BITS) {
         return false;
       }
-      int[] oh = hashes;
-      int[] oo = offsets;
-      int[] ol = lengths;
+      long[] oe = entries;
       String[] ot = texts;
-      byte[] or = routes;
       bits++;
-      int size = 1 << bits;
-      int mask = size - 1;
-      hashes = new int[size];
-      offsets = new int[size];
-      lengths = new int[size];
-      texts = new String[size];
-      routes = new byte[size];
-      for (int j = 0; j < oh.length; j++) {
-        if (oh[j] != 0) {
-          int k = oh[j] & mask;
-          while (hashes[k] != 0) {
+      int mask = (1 << bits) - 1;
+      entries = new long[1 << bits];
+      texts = new String[1 << bits];
+      for (int j = 0; j < oe.length; j++) {
+        if (oe[j] != 0) {
+          int off = (int) (oe[j] & OFFSET_MASK);
+          int k = hash(pool, off, length(oe[j])) & mask;
+          while (entries[k] != 0) {
             k = (k + 1) & mask;
           }
-          hashes[k] = oh[j];
-          offsets[k] = oo[j];
-          lengths[k] = ol[j];
+          entries[k] = oe[j];
           texts[k] = ot[j];
-          routes[k] = or[j];
         }
       }
     }
@@ -130,32 +192,59 @@ final class MessageTexts {
   }
 
   private void clear() {
-    Arrays.fill(hashes, 0);
+    Arrays.fill(entries, 0);
     Arrays.fill(texts, null);
     used = 0;
     poolEnd = 0;
   }
 
+  private static final long HAS_N = 1L << 32;
+  private static final long NS = Bytes.broadcast((byte) 'N');
+
   /** A hash of b[from, from+n) over whole words; never 0 (0 marks an empty slot). */
   static int hash(byte[] b, int from, int n) {
+    return (int) scan(b, from, n);
+  }
+
+  /**
+   * The hash in the low 32 bits, and {@link #HAS_N} if a byte is 'N': one pass tells a repeated
+   * text from a new one and a new text that cannot hold a glued record.
+   */
+  private static long scan(byte[] b, int from, int n) {
+    // two independent products a step: the multiplies' latency, not the loads, bounds this loop
     long h = n * 0x9E3779B97F4A7C15L;
+    long g = 0x632BE59BD9B4E019L;
+    long ns = 0;
     int i = 0;
-    for (; i + 8 <= n; i += 8) {
-      h = (h ^ Bytes.word(b, from + i)) * 0xC2B2AE3D27D4EB4FL;
+    for (; i + 16 <= n; i += 16) {
+      long w = Bytes.word(b, from + i);
+      long v = Bytes.word(b, from + i + 8);
+      ns |= Bytes.zeroBytes(w ^ NS) | Bytes.zeroBytes(v ^ NS);
+      h = (h ^ w) * 0xC2B2AE3D27D4EB4FL;
+      g = (g ^ v) * 0x9FB21C651E98DF25L;
+    }
+    if (i + 8 <= n) {
+      long w = Bytes.word(b, from + i);
+      ns |= Bytes.zeroBytes(w ^ NS);
+      h = (h ^ w) * 0xC2B2AE3D27D4EB4FL;
+      i += 8;
     }
     if (i < n) {
       long tail;
       if (n >= 8) {
         tail = Bytes.word(b, from + n - 8); // overlaps the last word: same bytes, same value
+        ns |= Bytes.zeroBytes(tail ^ NS);
       } else {
         tail = 0;
         for (int j = n - 1; j >= i; j--) {
           tail = tail << 8 | (b[from + j] & 0xFF);
+          ns |= b[from + j] == 'N' ? 1 : 0;
         }
       }
       h = (h ^ tail) * 0x165667B19E3779F9L;
     }
+    h ^= g * 0xD6E8FEB86659FD93L;
     int x = (int) (h ^ (h >>> 29) ^ (h >>> 47));
-    return x == 0 ? 1 : x;
+    return (x == 0 ? 1 : x) & 0xFFFFFFFFL | (ns != 0 ? HAS_N : 0);
   }
 }

@@ -20,7 +20,7 @@ final class RareMessages {
   private final EvidenceSlot slot;
   private final ErrorMessages errors;
   private final NetTexts texts = new NetTexts();
-  private final MessageTexts seen = new MessageTexts();
+  private final MessageTexts seen;
   private final GdrMessages gdrLines;
   private final EnvLines env;
   private final NetMessages net;
@@ -28,8 +28,9 @@ final class RareMessages {
   private int decodedFrom;
   private int decodedTo;
 
-  RareMessages(LogAccumulator acc, EvidenceSlot slot) {
+  RareMessages(LogAccumulator acc, EvidenceSlot slot, MessageTexts seen) {
     this.acc = acc;
+    this.seen = seen;
     this.slot = slot;
     this.errors = new ErrorMessages(acc, slot);
     this.gdrLines = new GdrMessages(acc, slot);
@@ -75,11 +76,15 @@ final class RareMessages {
     }
   }
 
-  /** A WARN line: counted, and a failure unless it is one of the probes NCCL recovers from. */
-  void warn(ProcessState p, byte[] b, int from, int to, boolean known) {
+  /**
+   * A WARN line: counted, and a failure unless it is one of the probes NCCL recovers from.
+   * {@code text}: the text's slot in {@link MessageTexts}, or below {@link MessageTexts#NONE} if not looked up.
+   */
+  void warn(ProcessState p, byte[] b, int from, int to, boolean known, int text) {
     slot.record(acc.warnings);
     // the text parse() decoded for this line, if it did: one String (and one hash) per line
-    String msg = decoded != null && decodedFrom == from && decodedTo == to ? decoded : seen.text(seen.find(b, from, to));
+    String msg = decoded != null && decodedFrom == from && decodedTo == to ? decoded
+        : seen.text(text >= MessageTexts.NONE ? text : seen.find(b, from, to));
     decoded = null;
     if (!known && !msg.isEmpty()) {
       errors.parse(p, msg); // a WARN's error signature may start with anything ("socketStartConnect: ...")
@@ -144,8 +149,9 @@ final class RareMessages {
   private static final int R_PLUGIN_ENV = 8;
   private static final int R_ERROR = 9;
 
-  boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner) {
-    int slot = seen.find(b, from, to);
+  /** {@code text}: the slot of b[from, to) in {@link MessageTexts}, or below {@link MessageTexts#NONE} if not looked up. */
+  boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner, int text) {
+    int slot = text >= MessageTexts.NONE ? text : seen.find(b, from, to);
     String msg = seen.text(slot);
     decoded = msg;
     decodedFrom = from;

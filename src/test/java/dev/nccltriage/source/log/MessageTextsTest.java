@@ -84,4 +84,61 @@ class MessageTextsTest {
       assertThat(t.route(t.find(b, 0, b.length))).isEqualTo(1 + i % 100);
     }
   }
+
+  @Test
+  void aNewTextIsPlainExactlyWhenNoByteIsAnN() {
+    // PLAIN lets a repeat skip the search for a glued "NCCL INFO": never set where an 'N' is
+    Random r = new Random(11);
+    for (int n = 0; n <= 70; n++) {
+      for (int at = -1; at < n; at++) {
+        MessageTexts t = new MessageTexts();
+        byte[] b = new byte[n + 16];
+        for (int i = 0; i < b.length; i++) {
+          b[i] = (byte) "NCL abcdefghij0123".charAt(r.nextInt(18));
+        }
+        for (int i = 8; i < 8 + n; i++) {
+          if (b[i] == 'N') {
+            b[i] = 'M';
+          }
+        }
+        if (at >= 0) {
+          b[8 + at] = 'N';
+        }
+        int slot = t.find(b, 8, 8 + n);
+        assertThat(t.flags(slot) & MessageTexts.PLAIN).as("n=%d N at %d", n, at).isEqualTo(at < 0 ? MessageTexts.PLAIN : 0);
+      }
+    }
+  }
+
+  @Test
+  void flagsAndRoutesAreKeptApartAndSurviveGrowth() {
+    MessageTexts t = new MessageTexts();
+    int[] slots = new int[5000];
+    for (int i = 0; i < slots.length; i++) {
+      byte[] b = bytes("NET/IB : text number " + i);
+      slots[i] = t.find(b, 0, b.length);
+      t.route(slots[i], 0x7F & (i * 37 + 1));
+      t.addFlags(slots[i], MessageTexts.TAIL_KNOWN | (i % 2 == 0 ? MessageTexts.TAIL_RARE : MessageTexts.TAIL_COMM));
+      t.route(slots[i], 0x7F & (i * 37 + 1)); // setting a route again keeps the flags
+    }
+    for (int i = 0; i < slots.length; i++) {
+      byte[] b = bytes("NET/IB : text number " + i);
+      int slot = t.find(b, 0, b.length); // the table grew since: the slot may have moved
+      assertThat(t.text(slot)).isEqualTo("NET/IB : text number " + i);
+      assertThat(t.route(slot)).isEqualTo(0x7F & (i * 37 + 1));
+      assertThat(t.flags(slot)).isEqualTo(MessageTexts.TAIL_KNOWN | (i % 2 == 0 ? MessageTexts.TAIL_RARE : MessageTexts.TAIL_COMM));
+    }
+  }
+
+  @Test
+  void aTextNotKeptHasFlagsForItsOwnLineOnly() {
+    MessageTexts t = new MessageTexts();
+    byte[] longText = bytes("y".repeat(MessageTexts.MAX_TEXT + 1));
+    int slot = t.find(longText, 0, longText.length);
+    t.addFlags(slot, MessageTexts.TAIL_KNOWN);
+    assertThat(t.flags(slot)).isEqualTo(MessageTexts.TAIL_KNOWN);
+    assertThat(t.flags(t.find(longText, 0, longText.length))).isZero(); // looked up again: nothing known
+    assertThat(t.flags(MessageTexts.UNKNOWN)).isZero();
+    assertThat(t.flags(MessageTexts.NOT_RARE)).isZero();
+  }
 }

@@ -83,4 +83,37 @@ class RepeatedTextsTest {
     assertThat(acc.env("NCCL_IB_HCA", "mlx5_0").count()).isEqualTo(2);
     assertThat(acc.env("NCCL_IB_HCA", "mlx5_1").count()).isEqualTo(2);
   }
+
+  @Test
+  void aGluedRecordInsideARepeatedTextIsSplitOffEveryTime() throws Exception {
+    // two ranks' lines written into one (no newline between): what is known of the whole text
+    // must not let its repeats skip the search for the second envelope
+    String glued = "node-1:10:11 [0] NCCL INFO NET/IB : No device found.node-2:20:21 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>\n";
+    LogAccumulator acc = parse(glued.repeat(3));
+    assertThat(acc.ncclLines).isEqualTo(6);
+    assertThat(process(acc, "node-1").ibNoDeviceSeen).isTrue();
+    assertThat(process(acc, "node-2").socketListed).isTrue();
+    assertThat(process(acc, "node-2").ibNoDeviceSeen).isFalse();
+  }
+
+  @Test
+  void aRepeatedCommTextSetsTheCommOfEveryProcessThatPrintsIt() throws Exception {
+    // found by " comm 0x" in the text, not by its first word
+    String text = " [0] NCCL INFO ncclCommInitRank comm 0x7f00 rank 3 nranks 16 cudaDev 3 busId 1b000 - Init START\n";
+    LogAccumulator acc = parse("node-1:10:11" + text + "node-2:20:21" + text + "node-1:10:11" + text);
+    assertThat(process(acc, "node-1").nRanks).isEqualTo(16);
+    assertThat(process(acc, "node-2").nRanks).isEqualTo(16);
+  }
+
+  @Test
+  void aRepeatedUnwindOrUnknownTextIsReadTheSameEveryTime() throws Exception {
+    String unwind = "node-1:10:11 [0] NCCL INFO transport/net.cc:1302 -> 6\n";
+    String other = "node-1:10:11 [0] NCCL INFO Setting affinity for GPU 0 to ffff,ffffffff\n";
+    LogAccumulator once = parse(unwind + other);
+    LogAccumulator four = parse((unwind + other).repeat(4));
+    assertThat(once.errorLines).isEqualTo(1);
+    assertThat(four.errorLines).isEqualTo(4);
+    assertThat(four.failures.count()).isEqualTo(4 * once.failures.count());
+    assertThat(four.unplaced).isEqualTo(4 * once.unplaced);
+  }
 }
