@@ -148,4 +148,88 @@ class NvidiaSmiTopoTest {
         new Closest("GPU0", "NIC0", "mlx5_bond_0", "PXB", List.of("NIC0")));
     assertThat(r.relation("NIC0", "NIC0")).isEqualTo("X");
   }
+
+  @Test
+  void rowsOnlyPasteAnswersNicQuestionsFromTheGpuRows() {
+    Result r = sample("nccl-1737-h100-6nic-gpu-numa-id-rows"); // no NIC rows pasted
+    assertThat(r.relation("NIC0", "GPU1")).isEqualTo("NODE");
+    assertThat(r.relation("NIC0", "GPU9")).isNull(); // neither row nor column of GPU9
+    assertThat(r.relation("NIC0", "NIC1")).isNull(); // NIC-NIC cells only live in NIC rows
+  }
+
+  @Test
+  void nicLookedUpByItsLabel() {
+    Result r = sample("sglang-6625-nic-legend-noncontiguous-mlx5-index");
+    assertThat(r.nic("NIC4")).isEqualTo(new Nic("NIC4", "mlx5_6"));
+    assertThat(r.nic("NIC17").ibdev()).isEqualTo("mlx5_23");
+    assertThat(r.nic("NIC18")).isNull();
+  }
+
+  @Test
+  void headerIsNotReadAsTheRowOfItsFirstGpu() {
+    // the GPU0 row is missing from the paste: nothing is known of GPU0 but its GPU1 cell,
+    // taken from the GPU1 row (the header line "GPU0 GPU1 GPU2 NIC0 ..." is no GPU0 row)
+    String t = Fixtures.read("nvidia-smi-topo/nccl-tests-320-complete-3gpu-2nic-phb-pix-legend")
+        .replaceFirst("GPU0     X [^\n]*\n", "");
+    Result r = NvidiaSmiTopo.parse(t);
+    assertThat(r.closestNic("GPU0")).isNull();
+    assertThat(r.relation("GPU0", "GPU1")).isEqualTo("NV4");
+    assertThat(r.gpus().get(0)).isEqualTo(new Gpu("GPU0", 0, null, null, null));
+    assertThat(r.closestNic("GPU1").relation()).isEqualTo("NODE");
+  }
+
+  @Test
+  void affinityCellsShortOrExtraInARowAreTolerated() {
+    // a terminal cut the GPU0 row after its CPU Affinity; the GPU1 row has a stray cell past
+    // the last named column; GPU2's row after them is still read
+    String t = "        GPU0    GPU1    GPU2    NIC0    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+        + "GPU0     X      NV4     NV4     PIX     0-15\n"
+        + "GPU1    NV4      X      NV4     SYS     16-31   1               N/A     extra\n"
+        + "GPU2    NV4     NV4      X      SYS     16-31   1               N/A\n";
+    Result r = NvidiaSmiTopo.parse(t);
+    assertThat(r.gpus()).containsExactly(
+        new Gpu("GPU0", 0, "0-15", null, null),
+        new Gpu("GPU1", 1, "16-31", "1", "N/A"),
+        new Gpu("GPU2", 2, "16-31", "1", "N/A"));
+  }
+
+  @Test
+  void spaceJoinedCellsInsideATabPasteAreSplit() {
+    // raw TAB output, edited by hand: two cells of the GPU0 row joined by spaces
+    String t = "\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\n"
+        + "GPU0\t X  NV4\tPXB\t0-15\t0\n"
+        + "GPU1\tNV4\t X \tSYS\t16-31\t1\n";
+    Result r = NvidiaSmiTopo.parse(t);
+    assertThat(r.relation("GPU0", "GPU1")).isEqualTo("NV4");
+    assertThat(r.relation("GPU0", "NIC0")).isEqualTo("PXB");
+    assertThat(r.gpus().get(0)).isEqualTo(new Gpu("GPU0", 0, "0-15", "0", null));
+  }
+
+  @Test
+  void unknownTwoWordColumnInRawOutputIsNoDevice() {
+    // raw output starts with a TAB: it is still split on TABs, so a multi-word column name that
+    // a newer driver might add ends the device columns instead of becoming two NICs
+    String t = "\tGPU0\tGPU1\tNIC0\tNew Column\tCPU Affinity\n"
+        + "GPU0\t X \tNV4\tPXB\tx\t0-15\n";
+    Result r = NvidiaSmiTopo.parse(t);
+    assertThat(r.columns()).containsExactly("GPU0", "GPU1", "NIC0");
+    assertThat(r.nics()).containsExactly(new Nic("NIC0", null));
+  }
+
+  @Test
+  void headerAfterTheCommandOnTheSameLine() {
+    // the command and the header's leading TAB joined into one line by a paste
+    String t = "nvidia-smi topo -m\tGPU0\tGPU1\tNIC0\tCPU Affinity\n"
+        + "GPU0\t X \tNV4\tPIX\t0-15\n";
+    Result r = NvidiaSmiTopo.parse(t);
+    assertThat(r.columns()).containsExactly("GPU0", "GPU1", "NIC0");
+    assertThat(r.closestNic("GPU0").relation()).isEqualTo("PIX");
+  }
+
+  @Test
+  void legendKeysUpToEightCharacters() {
+    // a legend key is short (X, NV#, NODE); a longer word before '=' is prose, not legend
+    Result r = NvidiaSmiTopo.parse("Legend:\n  NV#12345 = eight\n  NV#123456 = nine\n");
+    assertThat(r.legend()).containsOnlyKeys("NV#12345");
+  }
 }
