@@ -225,4 +225,71 @@ class IbvDevinfoTest {
         .containsExactly(MessageKind.LIBIBVERBS_WARNING, MessageKind.DEVICE_NOT_FOUND);
     assertThat(r.messages().get(1).text()).isEqualTo("IB device 'mlx5_9' wasn't found");
   }
+
+  @Test
+  void hasOnlyTheKindsPrinted() {
+    Result r = sample("pib-2-no-userspace-driver-no-ib-devices-found");
+    assertThat(r.has(MessageKind.NO_DEVICES_FOUND)).isTrue();
+    assertThat(r.has(MessageKind.OPEN_DEVICE_FAILED)).isFalse();
+    assertThat(sample("sglang-3622-azure-ib-port-active").has(MessageKind.NO_DEVICES_FOUND))
+        .isFalse();
+  }
+
+  @Test
+  void anythingRecognisedIsNotEmpty() {
+    assertThat(sample("sglang-3622-azure-ib-port-active").isEmpty()).isFalse();
+    assertThat(IbvDevinfo.parse("No IB devices found\n").isEmpty()).isFalse();
+    assertThat(IbvDevinfo.parse("0 HCAs found:\n").isEmpty()).isFalse();
+    assertThat(IbvDevinfo.parse("bash: ibv_devinfo: command not found\n").isEmpty()).isTrue();
+  }
+
+  @Test
+  void knownDeviceFieldsAreNotRepeatedInOther() {
+    Device d = sample("sglang-3622-azure-ib-port-active").devices().get(0);
+    assertThat(d.other()).doesNotContainKeys("transport", "fw_ver", "node_guid",
+        "sys_image_guid", "vendor_id", "vendor_part_id", "hw_ver", "board_id", "phys_port_cnt");
+  }
+
+  @Test
+  void messageTextStartsAtTheMessage() {
+    // kubectl logs --timestamps puts a time before each line; a message is kept from its start
+    Result r = IbvDevinfo.parse("2024-03-01T10:00:00.000Z No IB devices found\n");
+    assertThat(r.messages()).containsExactly(
+        new IbvDevinfo.Message(MessageKind.NO_DEVICES_FOUND, "No IB devices found"));
+  }
+
+  @Test
+  void warningInsideAPortBlockIsAMessageNotAField() {
+    // stderr and stdout interleaved: a libibverbs warning printed between the port's lines
+    Result r = IbvDevinfo.parse(Fixtures.read("ibv_devinfo/sglang-3622-azure-ib-port-active")
+        .replace("port_lmc:", "libibverbs: Warning: couldn't load driver 'libmlx4-rdmav34.so'\n"
+            + "port_lmc:"));
+    assertThat(r.messages()).extracting(IbvDevinfo.Message::kind)
+        .containsExactly(MessageKind.LIBIBVERBS_WARNING);
+    assertThat(r.allPorts().get(0).other()).containsOnlyKeys("port_lmc");
+  }
+
+  @Test
+  void promptOfASecondCommandIsNotAField() {
+    Result r = IbvDevinfo.parse(Fixtures.read("ibv_devinfo/sglang-3622-azure-ib-port-active")
+        + "root@gpu-node-3:~# ibv_devinfo -d mlx5_1\n");
+    assertThat(r.allPorts().get(0).other()).containsOnlyKeys("port_lmc");
+  }
+
+  @Test
+  void portNumberTooLargeKeepsThePortNumberUnknown() {
+    // 20 digits do not fit an int: the port is still there, its state read, its number unknown
+    Result r = IbvDevinfo.parse(
+        "hca_id: mlx5_0\n\tport:\t90000000000000000009\n\t\tstate:\tPORT_ACTIVE (4)\n");
+    assertThat(r.allPorts()).singleElement().satisfies(p -> {
+      assertThat(p.port()).isNull();
+      assertThat(p.state()).isEqualTo("PORT_ACTIVE");
+    });
+  }
+
+  @Test
+  void portLineWithoutANumberStartsNoPort() {
+    Result r = IbvDevinfo.parse("hca_id: mlx5_0\n\tport:\tN/A\n\t\tstate:\tPORT_DOWN (1)\n");
+    assertThat(r.devices()).singleElement().satisfies(d -> assertThat(d.ports()).isEmpty());
+  }
 }
