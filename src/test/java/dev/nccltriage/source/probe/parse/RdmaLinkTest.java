@@ -114,4 +114,28 @@ class RdmaLinkTest {
     assertThat(l.get(1).port()).isEqualTo(2);
     assertThat(l.get(1).netdev()).isEqualTo("ens1f1");
   }
+
+  @Test
+  void errorLinesAreMessagesProseIsNot() {
+    // lines of the kinds rdma and the shell print instead of links (wording approximate), among
+    // a real link line and prose
+    String text = "root@node102:~# rdma link show mlx5_9/1\n"
+        + "Wrong device name\n"
+        + "root@node102:~# rdma link show mlx5_0/7\n"
+        + "Wrong port index 7\n"
+        + "root@node102:~# rdma lnk\n"
+        + "Unknown object \"lnk\"\n"
+        + "error: netlink answer is not valid\n"
+        + "Error: Could not talk to the kernel\n"
+        + "bash: rdma: command not found\n"
+        + "iproute2 not found in the image\n"
+        + "link rxe_0/1 state ACTIVE physical_state LINK_UP netdev p1p1\n"
+        + "Here the port came up after a while.\n";
+    RdmaLink.Result r = RdmaLink.parse(text);
+    assertThat(r.messages()).containsExactly("Wrong device name", "Wrong port index 7",
+        "Unknown object \"lnk\"", "error: netlink answer is not valid",
+        "Error: Could not talk to the kernel", "bash: rdma: command not found",
+        "iproute2 not found in the image");
+    assertThat(r.links()).extracting(Link::dev).containsExactly("rxe_0");
+  }
 }
