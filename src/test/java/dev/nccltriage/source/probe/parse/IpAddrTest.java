@@ -161,4 +161,24 @@ class IpAddrTest {
     assertThat(i.altnames()).containsExactly("x");
     assertThat(i.addresses()).isEmpty(); // entry without "local"
   }
+
+  @Test
+  void linesCutByTheTerminalKeepWhatTheyHold() {
+    // the spiderpool pod paste with lines cut right after a keyword (a narrow terminal, a
+    // copy that stopped short): the keyword's value is unknown, everything else is read
+    String t = "3: eth0@if356: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1480 qdisc noqueue state UP\n"
+        + "    link/ether ca:39:52:fc:61:cd brd ff:ff:ff:ff:ff:ff link-netnsid\n"
+        + "    inet 10.233.119.164 peer\n"
+        + "    inet 10.233.119.165/32 scope\n"
+        + "    inet 10.233.119.166/32 scope global\n"
+        + "    inet 10.233.119.167/32 scope global eth0\n";
+    Interface e = IpAddr.parse(t).byName("eth0");
+    assertThat(e.mac()).isEqualTo("ca:39:52:fc:61:cd");
+    assertThat(e.linkNetnsid()).isNull();
+    assertThat(e.addresses()).containsExactly(
+        new Address("inet", "10.233.119.164", null, null, null),
+        new Address("inet", "10.233.119.165", 32, null, null),
+        new Address("inet", "10.233.119.166", 32, "global", null),
+        new Address("inet", "10.233.119.167", 32, "global", "eth0"));
+  }
 }
