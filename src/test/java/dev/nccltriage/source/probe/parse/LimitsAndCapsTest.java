@@ -154,4 +154,22 @@ class LimitsAndCapsTest {
         .containsExactly(new Reading(8192L, false, Which.HARD));
     assertThat(UlimitL.parse("unlimited").readings().get(0).bytes()).isEqualTo(-1L);
   }
+
+  @Test
+  void ulimitCommandAfterAnyShellPromptOrNone() {
+    // no prompt (a script's output), openSUSE bash "host:~>", zsh "host ~ %"
+    assertThat(UlimitL.parse("ulimit -Hl\n8192\n").readings())
+        .containsExactly(new Reading(8192L, false, Which.HARD));
+    assertThat(UlimitL.parse("gpu-node-3:~> ulimit -Hl\n8192\n").readings())
+        .containsExactly(new Reading(8192L, false, Which.HARD));
+    assertThat(UlimitL.parse("admin@gpu-node-3 ~ % ulimit -Hl\n8192\n").readings())
+        .containsExactly(new Reading(8192L, false, Which.HARD));
+  }
+
+  @Test
+  void ulimitCommandInsideProseIsNoCommand() {
+    // advice in prose names the command; the value after it was not read with -l's flags
+    assertThat(UlimitL.parse("To raise it, run ulimit -Hl unlimited as root\n64\n").readings())
+        .containsExactly(new Reading(64L, false, Which.UNSPECIFIED));
+  }
 }
