@@ -88,15 +88,4 @@ final class Json {
     }
     return v.isTextual() ? Text.toInt(v.asText()) : null;
   }
-
-  static Long longValue(JsonNode o, String field) {
-    JsonNode v = o.get(field);
-    if (v == null || v.isNull()) {
-      return null;
-    }
-    if (v.isIntegralNumber() && v.canConvertToLong()) {
-      return v.longValue();
-    }
-    return v.isTextual() ? Text.toLong(v.asText()) : null;
-  }
 }
