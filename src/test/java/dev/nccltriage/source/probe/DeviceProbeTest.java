@@ -1,0 +1,79 @@
+package dev.nccltriage.source.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.facts.PodFacts;
+import dev.nccltriage.host.CaptureLayout;
+import dev.nccltriage.host.HostRoot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Step 1 as a user reads it: what /dev/infiniband holds, which HCA each uverbs serves, whether
+ * each opens, and the evidence lines cited for the three.
+ */
+class DeviceProbeTest {
+  @TempDir Path dir;
+  private final EvidenceBook book = new EvidenceBook();
+
+  private void file(String path, String text) throws IOException {
+    Path p = dir.resolve(path);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, text);
+  }
+
+  private PodFacts.Devices probe() {
+    return new DeviceProbe(new HostRoot(dir), book).probe();
+  }
+
+  private List<Evidence> cited(String fact) {
+    return book.snapshot().getOrDefault(fact, List.of());
+  }
+
+  @Test
+  void eachUverbsIsNamedWithItsHcaAndWhetherItOpens() throws IOException {
+    file("dev/infiniband/uverbs0", "");
+    file("dev/infiniband/uverbs1", "");
+    file("dev/infiniband/rdma_cm", "");
+    file("sys/class/infiniband_verbs/uverbs0/ibdev", "mlx5_0\n");
+    file("sys/class/infiniband_verbs/uverbs1/ibdev", "mlx5_1\n");
+    file(CaptureLayout.OPENS, "/dev/infiniband/uverbs1\tdenied\n");
+    PodFacts.Devices d = probe();
+
+    assertThat(d.uverbsHca()).containsExactly(Map.entry("uverbs0", "mlx5_0"), Map.entry("uverbs1", "mlx5_1"));
+    assertThat(d.opens()).containsExactly(Map.entry("uverbs0", "ok"), Map.entry("uverbs1", "denied"));
+    assertThat(d.rdmaCm()).isTrue();
+    assertThat(cited("pod.uverbs")).containsExactly(new Evidence("/dev/infiniband", 0, "rdma_cm uverbs0 uverbs1"));
+    assertThat(cited("pod.uverbsNames"))
+        .containsExactly(new Evidence("/sys/class/infiniband_verbs/*/ibdev", 0, "uverbs0=mlx5_0 uverbs1=mlx5_1"));
+    assertThat(cited("pod.uverbsOpenable"))
+        .containsExactly(new Evidence("open(/dev/infiniband/uverbs*, O_RDWR)", 0, "uverbs0:ok uverbs1:denied"));
+  }
+
+  @Test
+  void anEmptyDevInfinibandIsCitedAsEmptyAndNothingElse() throws IOException {
+    Files.createDirectories(dir.resolve("dev/infiniband"));
+    PodFacts.Devices d = probe();
+
+    assertThat(d.present()).isTrue();
+    assertThat(d.uverbs()).isEmpty();
+    assertThat(cited("pod.uverbs")).containsExactly(new Evidence("/dev/infiniband", 0, "(empty)"));
+    assertThat(book.snapshot()).doesNotContainKeys("pod.uverbsNames", "pod.uverbsOpenable");
+  }
+
+  @Test
+  void aUverbsWhoseHcaCannotBeReadIsStillTriedButNotNamed() throws IOException {
+    file("dev/infiniband/uverbs0", "");
+    PodFacts.Devices d = probe();
+
+    assertThat(d.uverbsHca()).isEmpty();
+    assertThat(book.snapshot()).doesNotContainKey("pod.uverbsNames");
+    assertThat(cited("pod.uverbsOpenable")).extracting(Evidence::text).containsExactly("uverbs0:ok");
+  }
+}
