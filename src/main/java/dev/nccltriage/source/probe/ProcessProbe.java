@@ -25,10 +25,6 @@ final class ProcessProbe {
     this.proc = pid == null ? "/proc/self" : "/proc/" + pid;
   }
 
-  String of() {
-    return proc;
-  }
-
   PodFacts.Memlock memlock() {
     FileRead limits = root.read(proc + "/limits");
     FileRead status = root.read(proc + "/status");
