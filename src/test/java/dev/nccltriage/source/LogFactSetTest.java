@@ -146,4 +146,91 @@ class LogFactSetTest {
     assertThat(value(facts(H + "DMA-BUF is available on GPU device 0"), "gdr.dmabufAvailable")).contains(true);
     assertThat(value(facts(COMM), "gdr.dmabufAvailable")).isEmpty();
   }
+
+  @Test
+  void aVersionOutOfRangeIsSkippedAndTheJobsOtherVersionCounts() {
+    FactSet s = facts("gpu-a:11:11 [0] NCCL INFO NCCL version 2.99999999999.0+cuda12.2",
+        "gpu-b:12:12 [0] NCCL INFO NCCL version 2.19.3+cuda12.2", H + "Using network Socket");
+    assertThat(value(s, "log.ncclVersion")).contains(new dev.nccltriage.facts.Version(2, 19, 3));
+  }
+
+  @Test
+  void aCommCountedNodeCountCitesTheCommLinesOnlyNotTheTestsPreamble() {
+    FactSet s = facts("#  Rank  0 Group  0 Pid  22811 on  gpu-a device  0 [0000:07:00] NVIDIA A100-SXM4-80GB",
+        "#  Rank  8 Group  0 Pid  22818 on  gpu-b device  0 [0000:07:00] NVIDIA A100-SXM4-80GB", COMM);
+    assertThat(value(s, "job.nodes")).contains(2L);
+    assertThat(cited(s, "job.nodes")).isNotEmpty().allMatch(t -> t.contains("nNodes 2"));
+  }
+
+  @Test
+  void nodesCountedFromHostnamesAloneCiteTheBootstrapLines() {
+    FactSet s = facts("gpu-a:11:11 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>",
+        "gpu-b:12:12 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>");
+    assertThat(value(s, "job.singleNode")).contains(false);
+    assertThat(cited(s, "job.singleNode")).hasSize(2).allMatch(t -> t.contains("Bootstrap : Using eth0"));
+  }
+
+  @Test
+  void aJobOnLoopbackOnlyIsOneNodeAndCitesTheLoopbackLine() {
+    FactSet s = facts(H + "Bootstrap : Using lo:127.0.0.1<0>");
+    assertThat(value(s, "job.singleNode")).contains(true);
+    assertThat(cited(s, "job.singleNode")).isNotEmpty().allMatch(t -> t.contains("lo:127.0.0.1"));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aProviderWithoutRdmaAnywhereInTheJobMeansNoRdma() {
+    FactSet s = facts("ip-a:81:81 [0] NCCL INFO NET/OFI Selected Provider is efa (found 4 nics)",
+        "ip-b:82:82 [0] NCCL INFO NET/OFI Selected Provider is tcp (found 1 nics)");
+    assertThat(value(s, "plugin.ofiProviders")).hasValueSatisfying(v -> assertThat((List<Object>) v).contains("efa", "tcp"));
+    assertThat(value(s, "plugin.providerRdma")).contains(false);
+  }
+
+  @Test
+  void onlyRdmaProvidersMeanRdma() {
+    FactSet s = facts("ip-a:81:81 [0] NCCL INFO NET/OFI Selected Provider is efa (found 4 nics)");
+    assertThat(value(s, "plugin.providerRdma")).contains(true);
+    assertThat(cited(s, "plugin.providerRdma")).anyMatch(t -> t.contains("Selected Provider is efa"));
+  }
+
+  @Test
+  void anUnknownProviderLeavesRdmaUnknownAndNoProviderLineNamesNone() {
+    assertThat(value(facts("ip-a:81:81 [0] NCCL INFO NET/OFI Selected Provider is foo (found 4 nics)"),
+        "plugin.providerRdma")).isEmpty();
+    FactSet none = facts(H + "Using network Socket");
+    assertThat(value(none, "plugin.ofiProviders")).isEmpty();
+    assertThat(value(none, "plugin.providerRdma")).isEmpty();
+  }
+
+  private static final String COMPLETION = "gpu-a:11:12 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4444> with status=12 opcode=0 len=0 vendor err 129";
+  private static final String PLUGIN_LOAD = H + "NET/Plugin: Plugin load returned 2 : libnccl-net.so: "
+      + "undefined symbol: ncclNetPlugin_v8 : when loading libnccl-net.so";
+
+  @Test
+  void aCompletionErrorCitesItsLineAndGivesItsStatus() {
+    FactSet s = facts(PLUGIN_LOAD, H + "Using network IB", COMPLETION);
+    assertThat(value(s, "error.completion_error")).contains(true);
+    assertThat(cited(s, "error.completion_error")).containsExactly(COMPLETION);
+    assertThat(value(s, "error.completionStatus")).contains(List.of("12"));
+    assertThat(cited(s, "error.completionStatus")).containsExactly(COMPLETION);
+  }
+
+  @Test
+  void errorsWithoutAStatusGiveNoCompletionStatus() {
+    FactSet s = facts(PLUGIN_LOAD, H + "Using network Socket");
+    assertThat(value(s, "error.net_plugin_load")).contains(true);
+    assertThat(value(s, "error.completionStatus")).isEmpty();
+  }
+
+  @Test
+  void theTransportCitesAtMostFourLinesOfNetworkAndChannels() {
+    FactSet s = facts("gpu-a:11:11 [0] NCCL INFO Using network IB",
+        "gpu-b:12:12 [0] NCCL INFO Using network IB",
+        "gpu-c:13:13 [0] NCCL INFO Using network IB",
+        "gpu-a:11:20 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA",
+        "gpu-b:12:21 [0] NCCL INFO Channel 00/0 : 8[0] -> 16[0] [send] via NET/IB/0/GDRDMA",
+        "gpu-c:13:22 [0] NCCL INFO Channel 00/0 : 16[0] -> 0[0] [send] via NET/IB/0/GDRDMA");
+    assertThat(value(s, "net.transport")).contains("IB");
+    assertThat(cited(s, "net.transport")).hasSize(4);
+  }
 }
