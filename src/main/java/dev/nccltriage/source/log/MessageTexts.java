@@ -77,6 +77,11 @@ final class MessageTexts {
     }
   }
 
+  /** {@code text} if the caller looked b[from, to) up already ({@link #NONE} or a slot), else its slot now. */
+  int slot(int text, byte[] b, int from, int to) {
+    return text >= NONE ? text : find(b, from, to);
+  }
+
   private static long tag(int h) {
     long t = (h >>> 12) & 0xFFFFF;
     return (t == 0 ? 1 : t) << TAG_SHIFT;

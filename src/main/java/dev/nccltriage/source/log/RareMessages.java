@@ -84,7 +84,7 @@ final class RareMessages {
     slot.record(acc.warnings);
     // the text parse() decoded for this line, if it did: one String (and one hash) per line
     String msg = decoded != null && decodedFrom == from && decodedTo == to ? decoded
-        : seen.text(text >= MessageTexts.NONE ? text : seen.find(b, from, to));
+        : seen.text(seen.slot(text, b, from, to));
     decoded = null;
     if (!known && !msg.isEmpty()) {
       errors.parse(p, msg); // a WARN's error signature may start with anything ("socketStartConnect: ...")
@@ -151,7 +151,7 @@ final class RareMessages {
 
   /** {@code text}: the slot of b[from, to) in {@link MessageTexts}, or below {@link MessageTexts#NONE} if not looked up. */
   boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner, int text) {
-    int slot = text >= MessageTexts.NONE ? text : seen.find(b, from, to);
+    int slot = seen.slot(text, b, from, to);
     String msg = seen.text(slot);
     decoded = msg;
     decodedFrom = from;
