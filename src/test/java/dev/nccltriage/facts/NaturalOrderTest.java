@@ -50,4 +50,31 @@ class NaturalOrderTest {
   void aPrefixComesFirstAndLettersCompareAsChars() {
     assertThat(sorted("mlx5_1a", "mlx5_1", "mlx4_0", "hfi1_0")).containsExactly("hfi1_0", "mlx4_0", "mlx5_1", "mlx5_1a");
   }
+
+  @Test
+  void pciAddressesCompareAsHexadecimal() {
+    // /proc/driver/nvidia/gpus of an 8-GPU node: as decimal runs, 2a and 9a would come before 18
+    assertThat(sorted("0000:9a:00.0", "0000:2a:00.0", "0000:18:00.0", "0000:db:00.0", "0000:ab:00.0", "0000:3b:00.0"))
+        .containsExactly("0000:18:00.0", "0000:2a:00.0", "0000:3b:00.0", "0000:9a:00.0", "0000:ab:00.0", "0000:db:00.0");
+    assertThat(sorted("0001:18:00.0", "0000:ff:1f.7", "0000:ff:1f.1", "0000:ff:0a.0"))
+        .containsExactly("0000:ff:0a.0", "0000:ff:1f.1", "0000:ff:1f.7", "0001:18:00.0");
+    // nvidia-smi's eight-digit domain and upper case are the same addresses; still a total order
+    assertThat(sorted("00000000:2A:00.0", "0000:18:00.0")).containsExactly("0000:18:00.0", "00000000:2A:00.0");
+    assertThat(NaturalOrder.INSTANCE.compare("00000000:18:00.0", "0000:18:00.0"))
+        .isEqualTo(-NaturalOrder.INSTANCE.compare("0000:18:00.0", "00000000:18:00.0")).isNotZero();
+  }
+
+  @Test
+  void onlyWholePciAddressesAreReadAsHexadecimal() {
+    assertThat(NaturalOrder.pciAddress("0000:2a:00.0")).isEqualTo(0x00002a000L);
+    assertThat(NaturalOrder.pciAddress("0000:2A:1f.7")).isEqualTo(0x00002a1f7L);
+    assertThat(NaturalOrder.pciAddress("ffffffff:ff:ff.f")).isEqualTo(0xfffffffffffffL);
+    for (String no : new String[] {"", "0000:2a:00", "000:2a:00.0", "000000000:2a:00.0", "0000:2g:00.0", "0000-2a:00.0",
+        "0000:2a-00.0", "0000:2a:00-0", "0000:2a:00.0 ", "mlx5_0", "0000:2a:0\uff10.0", "0000:2a:00.\uff41"}) {
+      assertThat(NaturalOrder.pciAddress(no)).as(no).isEqualTo(-1);
+    }
+    // a folder holding both: addresses first, then names in natural order, one total order
+    assertThat(sorted("nvidia10", "0000:9a:00.0", "0000:10", "nvidia2", "0000:18:00.0"))
+        .containsExactly("0000:18:00.0", "0000:9a:00.0", "0000:10", "nvidia2", "nvidia10");
+  }
 }
