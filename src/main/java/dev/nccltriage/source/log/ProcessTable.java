@@ -61,9 +61,22 @@ final class ProcessTable {
   }
 
   ProcessState get(byte[] b, int hs, int he, long pid, boolean glued) {
+    if (level > 0 && hs >= 0 && outsideSample(b, hs, he)) {
+      // past the sample most lines are of hosts it does not keep: told by a hash of the name,
+      // without a miss in the index or a String
+      return get(null, -1, -1, -1, glued);
+    }
     ProcessState s = index.find(b, hs, he, pid);
     if (s != null) {
       return s;
+    }
+    if (hs >= 0 && pid != FOLDED && inOrder.size() >= limits.processes()) {
+      // every further process of a host shares its FOLDED state: found by the name's bytes
+      s = index.find(b, hs, he, FOLDED);
+      if (s != null) {
+        processesFolded = true;
+        return s;
+      }
     }
     HostEvidence host = hs < 0 ? evidence(null) : host(b, hs, he);
     if (host.name == null && hs >= 0) {
@@ -90,13 +103,6 @@ final class ProcessTable {
 
   /** The host named by b[hs, he); the no-host entry if the host is not among those kept. */
   private HostEvidence host(byte[] b, int hs, int he) {
-    if (level > 0) {
-      // past the sample most lines are of hosts it does not keep: tell them without a String
-      int hash = asciiHash(b, hs, he);
-      if (hash != NOT_ASCII && !kept(hash, level) && !admittedHashes.get(hash & 0xFFFF)) {
-        return evidence(null);
-      }
-    }
     String name = new String(b, hs, he - hs, StandardCharsets.UTF_8);
     HostEvidence h = hostEvidence.get(name);
     if (h != null) {
@@ -113,6 +119,15 @@ final class ProcessTable {
       return evidence(null);
     }
     return evidence(name);
+  }
+
+  /**
+   * Whether the ASCII host b[hs, he) is one the sample does not keep and that was not admitted (a
+   * name whose hash shares 16 bits with an admitted one's is looked at in full).
+   */
+  private boolean outsideSample(byte[] b, int hs, int he) {
+    int hash = asciiHash(b, hs, he);
+    return hash != NOT_ASCII && !kept(hash, level) && !admittedHashes.get(hash & 0xFFFF);
   }
 
   static boolean kept(String name, int level) {
