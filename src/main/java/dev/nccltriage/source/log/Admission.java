@@ -14,14 +14,16 @@ import java.util.Arrays;
  */
 final class Admission {
   private final LogAccumulator acc;
+  private final EvidenceSlot line;
   private ProcessState probe;
   private ProcessState folded;
   private long warnings;
   private long failures;
   private long errors;
 
-  Admission(LogAccumulator acc) {
+  Admission(LogAccumulator acc, EvidenceSlot line) {
     this.acc = acc;
+    this.line = line;
   }
 
   /** The state to parse a line of host b[hs, he) into, whose lines count in {@code folded}. */
@@ -51,7 +53,7 @@ final class Admission {
       into = folded;
     }
     into.merge(p);
-    into.evidence.addAll(p.evidence, 0);
+    into.evidence.settle(p.evidence, line);
   }
 
   /** What one line put in a fresh state that NCCL prints only when it did not get the fast path. */

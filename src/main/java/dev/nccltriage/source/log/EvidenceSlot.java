@@ -19,10 +19,21 @@ final class EvidenceSlot {
     }
   }
 
+  /**
+   * Stands for the current line in a host entry of one line's parse (no budget): most such lines
+   * settle into a state that keeps nothing more, so the text is decoded only when one does.
+   */
+  static final Evidence CURRENT_LINE = new Evidence("", 0, "");
+
   /** Keeps the line as evidence of its host, if the host is to keep this kind and value. */
   void record(HostEvidence host, int kind, Object value) {
     if (host.wants(kind, value)) {
-      host.add(kind, value, new Evidence(source, lineNo, Bytes.text(buf, start, end).strip()));
+      host.add(kind, value, host.oneLine() ? CURRENT_LINE : current());
     }
+  }
+
+  /** The current line as evidence. */
+  Evidence current() {
+    return new Evidence(source, lineNo, Bytes.text(buf, start, end).strip());
   }
 }

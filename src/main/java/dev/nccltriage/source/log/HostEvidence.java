@@ -119,16 +119,41 @@ final class HostEvidence {
 
   /** Adds a later part's lines of the same host, numbered on by {@code off}. */
   void addAll(HostEvidence o, long off) {
+    addAll(o, off, null);
+  }
+
+  /**
+   * Adds the lines of one line's parse ({@link #oneLine}), whose entries stand for {@code line}
+   * ({@link EvidenceSlot#CURRENT_LINE}), decoded only if one is kept.
+   */
+  void settle(HostEvidence oneLine, EvidenceSlot line) {
+    addAll(oneLine, 0, line);
+  }
+
+  private void addAll(HostEvidence o, long off, EvidenceSlot line) {
     if (o.items == null) {
       return;
     }
+    Evidence current = null;
     for (int kind = 0; kind < KINDS; kind++) {
       for (int i = 0; i < KEEP && o.items[kind * KEEP + i] != null; i++) {
         if (!wants(kind, o.values[kind])) {
           break;
         }
-        add(kind, o.values[kind], o.items[kind * KEEP + i].withLineOffset(off));
+        Evidence e = o.items[kind * KEEP + i];
+        if (e == EvidenceSlot.CURRENT_LINE) {
+          if (current == null) {
+            current = line.current();
+          }
+          e = current;
+        }
+        add(kind, o.values[kind], e.withLineOffset(off));
       }
     }
+  }
+
+  /** Whether this entry holds the lines of one line's parse only (no budget: see {@link #wants}). */
+  boolean oneLine() {
+    return budget == null;
   }
 }

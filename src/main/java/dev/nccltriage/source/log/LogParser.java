@@ -53,7 +53,7 @@ final class LogParser implements LineSink {
     this.acc = acc;
     this.slot.source = source;
     this.messages = new MessageParser(acc, slot);
-    this.admission = new Admission(acc);
+    this.admission = new Admission(acc, slot);
     acc.processes.onEvict(this::forgetProcesses);
   }
 

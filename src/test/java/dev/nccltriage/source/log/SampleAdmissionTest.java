@@ -104,4 +104,23 @@ class SampleAdmissionTest {
       assertThat(f.nodeDetails()).extracting(n -> n.host()).contains(name);
     }
   }
+
+  @Test
+  void anAdmittedHostCitesItsOwnLinesByNumberAndText() throws Exception {
+    // a line of a host outside the sample is parsed before it is known to be kept: its evidence
+    // must still be that line, as the log has it, when the host is admitted
+    int sock = outsideTheSample();
+    String name = String.format("host-%05d", sock);
+    String log = MemoryBoundsTest.hostsLog(HOSTS, 1, sock);
+    List<String> lines = log.lines().toList();
+    for (int threads : new int[] {1, 3}) {
+      LogFacts f = read(log, threads, LIMIT, 1024);
+      List<dev.nccltriage.evidence.Evidence> cited = f.differs().stream().filter(d -> d.who().equals(name))
+          .flatMap(d -> d.evidence().stream()).toList();
+      assertThat(cited).as("%d threads", threads).isNotEmpty().allSatisfy(e -> {
+        assertThat(e.source()).isEqualTo("job.log");
+        assertThat(e.text()).startsWith(name + ":").isEqualTo(lines.get((int) e.line() - 1).strip());
+      });
+    }
+  }
 }
