@@ -33,6 +33,7 @@ final class ErrorMessages {
 
   private final LogAccumulator acc;
   private final EvidenceSlot slot;
+  private final MessageTexts texts;
   private final TextMemo<Known> outcomes = new TextMemo<>(MEMO, msg -> new Known(ErrorSignatures.classify(msg)));
   private String lastText;
   private Known lastKnown;
@@ -48,20 +49,26 @@ final class ErrorMessages {
     }
   }
 
-  ErrorMessages(LogAccumulator acc, EvidenceSlot slot) {
+  ErrorMessages(LogAccumulator acc, EvidenceSlot slot, MessageTexts texts) {
     this.acc = acc;
     this.slot = slot;
+    this.texts = texts;
   }
 
   /**
    * The entry of a text. A WARN line asks up to three times (its family, its signature, whether it
-   * is recoverable) with the one String: the last entry is checked by identity first.
+   * is recoverable) with the one String: the last entry is checked by identity first. A text kept
+   * in {@link MessageTexts} ({@code text} its slot, else below 0) holds its entry there.
    */
-  private Known known(String msg) {
+  private Known known(String msg, int text) {
     if (msg == lastText) {
       return lastKnown;
     }
-    Known known = outcomes.get(msg);
+    Known known = (Known) texts.meaning(text);
+    if (known == null) {
+      known = outcomes.get(msg);
+      texts.meaning(text, known);
+    }
     lastText = msg;
     lastKnown = known;
     return known;
@@ -69,7 +76,12 @@ final class ErrorMessages {
 
   /** Error signatures; also the catch-all for NET/IB and NET/Socket lines no other shape claimed. */
   boolean parse(ProcessState p, String msg) {
-    Known known = known(msg);
+    return parse(p, msg, MessageTexts.NONE);
+  }
+
+  /** {@code text}: the slot of {@code msg} in {@link MessageTexts}, or below 0. */
+  boolean parse(ProcessState p, String msg, int text) {
+    Known known = known(msg, text);
     ErrorSignatures.Outcome o = known.outcome;
     if (o.failure()) {
       slot.record(acc.failures);
@@ -97,8 +109,8 @@ final class ErrorMessages {
    * Whether a WARN message is one NCCL goes on after (an init probe, a routine async event). Every
    * rank of a failing job prints the same WARN: remembered by text (bounded).
    */
-  boolean isRecoverable(String msg) {
-    Known known = known(msg);
+  boolean isRecoverable(String msg, int text) {
+    Known known = known(msg, text);
     if (known.recoverable == null) {
       known.recoverable = recoverable(msg, true);
     }

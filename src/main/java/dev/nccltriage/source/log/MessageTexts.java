@@ -45,6 +45,7 @@ final class MessageTexts {
   private int bits = 10;
   private long[] entries = new long[1 << bits];
   private String[] texts = new String[1 << bits];
+  private Object[] meanings = new Object[1 << bits];
   private int used;
   private byte[] pool = new byte[64 << 10];
   private int poolEnd;
@@ -134,6 +135,20 @@ final class MessageTexts {
     }
   }
 
+  /**
+   * What {@link ErrorMessages} made of the slot's text (a function of the text; one reader's, so
+   * that a repeated WARN costs no second lookup); null if not yet, or the text is not kept.
+   */
+  Object meaning(int slot) {
+    return slot >= 0 ? meanings[slot] : null;
+  }
+
+  void meaning(int slot, Object meaning) {
+    if (slot >= 0) {
+      meanings[slot] = meaning;
+    }
+  }
+
   /** The route recorded for the slot's text; 0 when none yet (or the text is not kept). */
   int route(int slot) {
     return slot < 0 ? 0 : (int) (entries[slot] >>> ROUTE_SHIFT) & 0xFF;
@@ -155,6 +170,7 @@ final class MessageTexts {
     System.arraycopy(b, from, pool, poolEnd, n);
     entries[i] = tag(h) | (long) flags << FLAGS_SHIFT | (long) n << LENGTH_SHIFT | poolEnd;
     texts[i] = null;
+    meanings[i] = null;
     poolEnd += n;
     used++;
     return i;
@@ -177,10 +193,12 @@ final class MessageTexts {
       }
       long[] oe = entries;
       String[] ot = texts;
+      Object[] om = meanings;
       bits++;
       int mask = (1 << bits) - 1;
       entries = new long[1 << bits];
       texts = new String[1 << bits];
+      meanings = new Object[1 << bits];
       for (int j = 0; j < oe.length; j++) {
         if (oe[j] != 0) {
           int off = (int) (oe[j] & OFFSET_MASK);
@@ -190,6 +208,7 @@ final class MessageTexts {
           }
           entries[k] = oe[j];
           texts[k] = ot[j];
+          meanings[k] = om[j];
         }
       }
     }
@@ -199,6 +218,7 @@ final class MessageTexts {
   private void clear() {
     Arrays.fill(entries, 0);
     Arrays.fill(texts, null);
+    Arrays.fill(meanings, null);
     used = 0;
     poolEnd = 0;
   }

@@ -27,12 +27,13 @@ final class RareMessages {
   private String decoded; // the message parse() decoded last, at [decodedFrom, decodedTo)
   private int decodedFrom;
   private int decodedTo;
+  private int decodedSlot;
 
   RareMessages(LogAccumulator acc, EvidenceSlot slot, MessageTexts seen) {
     this.acc = acc;
     this.seen = seen;
     this.slot = slot;
-    this.errors = new ErrorMessages(acc, slot);
+    this.errors = new ErrorMessages(acc, slot, seen);
     this.gdrLines = new GdrMessages(acc, slot);
     this.env = new EnvLines(acc, slot);
     this.net = new NetMessages(acc, slot, texts, errors, gdrLines, env);
@@ -83,13 +84,14 @@ final class RareMessages {
   void warn(ProcessState p, byte[] b, int from, int to, boolean known, int text) {
     slot.record(acc.warnings);
     // the text parse() decoded for this line, if it did: one String (and one hash) per line
-    String msg = decoded != null && decodedFrom == from && decodedTo == to ? decoded
-        : seen.text(seen.slot(text, b, from, to));
+    boolean same = decoded != null && decodedFrom == from && decodedTo == to;
+    int s = same ? decodedSlot : seen.slot(text, b, from, to);
+    String msg = same ? decoded : seen.text(s);
     decoded = null;
     if (!known && !msg.isEmpty()) {
-      errors.parse(p, msg); // a WARN's error signature may start with anything ("socketStartConnect: ...")
+      errors.parse(p, msg, s); // a WARN's error signature may start with anything ("socketStartConnect: ...")
     }
-    if (!errors.isRecoverable(msg)) {
+    if (!errors.isRecoverable(msg, s)) {
       slot.record(acc.failures);
     }
   }
@@ -154,6 +156,7 @@ final class RareMessages {
     int slot = seen.slot(text, b, from, to);
     String msg = seen.text(slot);
     decoded = msg;
+    decodedSlot = slot;
     decodedFrom = from;
     decodedTo = to;
     int route = seen.route(slot);
@@ -208,7 +211,7 @@ final class RareMessages {
         return true;
       }
       default -> {
-        return errors.parse(owner.p(proc), msg); // R_ERROR, R_BOOTSTRAP_ERROR
+        return errors.parse(owner.p(proc), msg, slot); // R_ERROR, R_BOOTSTRAP_ERROR
       }
     }
   }

@@ -110,7 +110,7 @@ class ErrorGuardsTest {
     LogAccumulator acc = new LogAccumulator();
     EvidenceSlot slot = new EvidenceSlot();
     slot.buf = new byte[0];
-    ErrorMessages errors = new ErrorMessages(acc, slot);
+    ErrorMessages errors = new ErrorMessages(acc, slot, new MessageTexts());
     ProcessState p = acc.processes.get(null, -1, -1, -1, false);
     for (String m : SHAPES) {
       boolean first = errors.parse(p, m);

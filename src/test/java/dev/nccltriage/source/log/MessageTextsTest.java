@@ -66,6 +66,8 @@ class MessageTextsTest {
     assertThat(t.text(slot)).hasSize(MessageTexts.MAX_TEXT + 1);
     t.route(slot, 5);
     assertThat(t.route(slot)).isZero();
+    t.meaning(slot, "kept?");
+    assertThat(t.meaning(slot)).isNull();
   }
 
   @Test
@@ -80,8 +82,12 @@ class MessageTextsTest {
       int slot = t.find(b, 0, b.length);
       assertThat(t.text(slot)).isEqualTo(text);
       assertThat(t.route(slot)).isZero(); // a new text has no route, whatever the slot held before
+      assertThat(t.meaning(slot)).isNull(); // nor a meaning
       t.route(slot, 1 + i % 100);
-      assertThat(t.route(t.find(b, 0, b.length))).isEqualTo(1 + i % 100);
+      t.meaning(slot, text);
+      int again = t.find(b, 0, b.length);
+      assertThat(t.route(again)).isEqualTo(1 + i % 100);
+      assertThat(t.meaning(again)).isSameAs(slot == MessageTexts.NONE ? null : text);
     }
   }
 
@@ -111,7 +117,7 @@ class MessageTextsTest {
   }
 
   @Test
-  void flagsAndRoutesAreKeptApartAndSurviveGrowth() {
+  void flagsRoutesAndMeaningsAreKeptApartAndSurviveGrowth() {
     MessageTexts t = new MessageTexts();
     int[] slots = new int[5000];
     for (int i = 0; i < slots.length; i++) {
@@ -120,6 +126,7 @@ class MessageTextsTest {
       t.route(slots[i], 0x7F & (i * 37 + 1));
       t.addFlags(slots[i], MessageTexts.TAIL_KNOWN | (i % 2 == 0 ? MessageTexts.TAIL_RARE : MessageTexts.TAIL_COMM));
       t.route(slots[i], 0x7F & (i * 37 + 1)); // setting a route again keeps the flags
+      t.meaning(slots[i], i);
     }
     for (int i = 0; i < slots.length; i++) {
       byte[] b = bytes("NET/IB : text number " + i);
@@ -127,6 +134,7 @@ class MessageTextsTest {
       assertThat(t.text(slot)).isEqualTo("NET/IB : text number " + i);
       assertThat(t.route(slot)).isEqualTo(0x7F & (i * 37 + 1));
       assertThat(t.flags(slot)).isEqualTo(MessageTexts.TAIL_KNOWN | (i % 2 == 0 ? MessageTexts.TAIL_RARE : MessageTexts.TAIL_COMM));
+      assertThat(t.meaning(slot)).isEqualTo(i);
     }
   }
 
