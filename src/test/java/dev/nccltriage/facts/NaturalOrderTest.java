@@ -77,4 +77,14 @@ class NaturalOrderTest {
     assertThat(sorted("nvidia10", "0000:9a:00.0", "0000:10", "nvidia2", "0000:18:00.0"))
         .containsExactly("0000:18:00.0", "0000:9a:00.0", "0000:10", "nvidia2", "nvidia10");
   }
+
+  @Test
+  void theAllZeroAddressIsAnAddressToo() {
+    // 0000:00:00.0 reads as the number 0: still an address, first, and below every other address
+    assertThat(sorted("-lo", "0000:00:01.0", "0000:00:00.0")).containsExactly("0000:00:00.0", "0000:00:01.0", "-lo");
+    assertThat(NaturalOrder.INSTANCE.compare("0000:00:01.0", "0000:00:00.0")).isPositive();
+    assertThat(NaturalOrder.INSTANCE.compare("0000:00:00.0", "0000:00:01.0")).isNegative();
+    assertThat(NaturalOrder.INSTANCE.compare("0000:00:00.0", "-lo")).isNegative();
+    assertThat(NaturalOrder.INSTANCE.compare("-lo", "0000:00:00.0")).isPositive();
+  }
 }
