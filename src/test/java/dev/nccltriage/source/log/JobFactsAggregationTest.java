@@ -103,4 +103,15 @@ class JobFactsAggregationTest {
         "hostB:200:200 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>");
     assertThat(f.leftOut()).isNull();
   }
+
+  @Test
+  void aCommLineClaimingNoRanksDoesNotMakeAnEmptyJob() throws Exception {
+    // NCCL never prints 0 here; a damaged line that does must not turn one GPU process into none:
+    // the processes and the cudaDev of the prefix are counted instead
+    LogFacts f = parse(
+        "hostA:100:100 [0] NCCL INFO comm 0x7f00 rank 0 nRanks 0 nNodes 1 localRanks 0 localRank 0 MNNVL 0");
+    assertThat(f.ranks()).isEqualTo(1);
+    assertThat(f.localGpus()).isEqualTo(1);
+    assertThat(node(f, "hostA").gpus()).isEqualTo(1);
+  }
 }
