@@ -102,7 +102,7 @@ public final class LogFactSet {
     }
     s.put("gdr.ringsFlag", f.ringsGdr() == null ? null : (long) f.ringsGdr(), f.evidenceFor("ringsGdr"));
     s.put("gdr.dmabufAvailable", f.dmabufAvailable() ? Boolean.TRUE : null, f.evidenceFor("dmabuf"));
-    s.put("plugin.loaded", f.netPlugins(), List.of());
+    s.put("plugin.loaded", f.netPlugins(), f.evidenceFor("pluginsLoaded"));
     f.env().forEach((name, value) -> s.put("env." + name, value, f.evidenceFor("env." + name)));
     errors(s, f);
     if (expectHcas != null) {

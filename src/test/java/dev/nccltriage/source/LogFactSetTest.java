@@ -148,6 +148,16 @@ class LogFactSetTest {
   }
 
   @Test
+  void aLoadedNetPluginCitesTheLinesThatSayItLoaded() {
+    String ofi = H + "NET/Plugin: Loaded net plugin Libfabric (v7)";
+    String ext = H + "Successfully loaded external plugin libnccl-net.so";
+    FactSet s = facts(COMM, ofi, ext);
+    assertThat(value(s, "plugin.loaded")).contains(List.of("Libfabric", "libnccl-net.so"));
+    assertThat(cited(s, "plugin.loaded")).containsExactly(ofi, ext);
+    assertThat(cited(facts(COMM), "plugin.loaded")).isEmpty();
+  }
+
+  @Test
   void aVersionOutOfRangeIsSkippedAndTheJobsOtherVersionCounts() {
     FactSet s = facts("gpu-a:11:11 [0] NCCL INFO NCCL version 2.99999999999.0+cuda12.2",
         "gpu-b:12:12 [0] NCCL INFO NCCL version 2.19.3+cuda12.2", H + "Using network Socket");

@@ -41,7 +41,6 @@ final class FactsBuilder {
     int nRanks = -1;
     int nNodes = -1;
     int localRanks = -1;
-    boolean anyNetChannels = false;
     boolean ibNoDevice = false;
     boolean ibLogged = false;
     for (ProcessState p : procs) {
@@ -53,7 +52,6 @@ final class FactsBuilder {
       nRanks = Math.max(nRanks, p.nRanks);
       nNodes = Math.max(nNodes, p.nNodes);
       localRanks = Math.max(localRanks, p.localRanks);
-      anyNetChannels |= p.hasNetChannels();
       ibNoDevice |= p.ibNoDeviceSeen;
       ibLogged |= p.ibLogged;
     }
@@ -169,6 +167,9 @@ final class FactsBuilder {
     List<Evidence> versionEv = new ArrayList<>();
     acc.versions.values().forEach(l -> versionEv.addAll(l.items()));
     evidence.put("versions", JobEvidence.first(versionEv));
+    List<Evidence> pluginEv = new ArrayList<>();
+    acc.pluginsLoaded.values().forEach(l -> pluginEv.addAll(l.items()));
+    evidence.put("pluginsLoaded", JobEvidence.first(pluginEv));
     evidence.put("dmabuf", acc.dmabuf.items());
     evidence.put("testsPreamble", acc.testsPreamble.items());
 
