@@ -61,6 +61,7 @@ class MessageFamiliesTest {
     "NET/Socket : 2 interfaces found",
     "transport/net_ib.cc:368 -> 2",
     "include/socket.h:412 -> 2",
+    "Plugin name set by env to libnccl-net.so", // the plugin-env echo without its "NET/Plugin: "
   })
   void aMessageOfAKnownFamilyCountsAsNcclOutputWithoutItsPrefix(String message) {
     assertThat(parse(message).ncclLines()).as(message).isEqualTo(1);
@@ -86,6 +87,17 @@ class MessageFamiliesTest {
   void aDLineThatIsNotDmaBufDoesNotMarkDmaBufAvailable() {
     assertThat(parse(P + "Dumping the topology").dmabufAvailable()).isFalse();
     assertThat(parse(P + "DMA-BUF is available on GPU device 0").dmabufAvailable()).isTrue();
+    // only "DMA-BUF is available" says it is
+    assertThat(parse(P + "DMA-BUF is not available").dmabufAvailable()).isFalse();
+  }
+
+  @Test
+  void onlyAnIbNoDeviceLineTurnsASocketListIntoTheSocketTransport() {
+    // the socket list alone is no verdict (2.4.0-2.4.7 print it whatever was chosen); IB failing
+    // next to it is. Another plugin's "No device found" says nothing of IB.
+    String socket = P + "NET/Socket : Using [0]eth0:10.0.0.1<0>";
+    assertThat(parse(socket, P + "NET/IB : No device found.").transport()).isEqualTo("Socket");
+    assertThat(parse(socket, P + "NET/Foo : No device found.").transport()).isNull();
   }
 
   @Test
@@ -145,5 +157,13 @@ class MessageFamiliesTest {
   @Test
   void aFrameworkPrintedVersionIsKeptWhenNcclsOwnLineIsAbsent() {
     assertThat(parse("NCCL version: 2.18.1").signals().frameworkVersion()).isEqualTo("2.18.1");
+  }
+
+  @Test
+  void oneCommunicatorRingWithoutGdrMakesTheProcessRingsGdrZero() {
+    // 2.24+ prints per communicator whether its rings use GDR: one without is enough to say 0
+    LogFacts f = parse(P + "Connected all rings, use ring PXN 0 GDR 0", P + "Connected all rings, use ring PXN 0 GDR 1");
+    assertThat(f.ringsGdr()).isZero();
+    assertThat(parse(P + "Connected all rings, use ring PXN 0 GDR 1").ringsGdr()).isEqualTo(1);
   }
 }
