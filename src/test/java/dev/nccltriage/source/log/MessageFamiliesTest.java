@@ -78,6 +78,7 @@ class MessageFamiliesTest {
     "GPU Direct RDMA is a thing",
     "NET/IB : GPU Direct RDMA is a thing",
     "Failed to frobnicate",
+    "NET/Foo : a line of a plugin nccl-triage does not know",
   })
   void aTextOfNoKnownFamilyIsNotNcclOutputWithoutAPrefix(String message) {
     assertThat(parse(message).ncclLines()).as("'" + message + "'").isZero();
