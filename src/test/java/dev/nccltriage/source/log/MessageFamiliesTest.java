@@ -167,4 +167,13 @@ class MessageFamiliesTest {
     assertThat(f.ringsGdr()).isZero();
     assertThat(parse(P + "Connected all rings, use ring PXN 0 GDR 1").ringsGdr()).isEqualTo(1);
   }
+
+  @Test
+  void theLinesThatTellTheNetworkAreCitedAsItsEvidence() {
+    // a report cites, for each network fact, the line it came from
+    assertThat(parse(P + "NET/IB : Using interface ib0 for sideband communication").evidenceFor("ibUsing")).hasSize(1);
+    assertThat(parse(P + "NET/IB : [0] mlx5_0:1/IB").evidenceFor("ibUsing")).hasSize(1);
+    assertThat(parse(P + "NET : Using interface eth0:10.0.0.1<0>").evidenceFor("socket")).hasSize(1);
+    assertThat(parse(P + "CUDA Dev 0[0], IB NIC distance :  PHB").evidenceFor("network")).hasSize(1);
+  }
 }
