@@ -23,9 +23,7 @@ class DeviceProbeTest {
   private final EvidenceBook book = new EvidenceBook();
 
   private void file(String path, String text) throws IOException {
-    Path p = dir.resolve(path);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
+    FakeRoot.file(dir, path, text);
   }
 
   private PodFacts.Devices probe() {

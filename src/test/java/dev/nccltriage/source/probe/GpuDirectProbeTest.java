@@ -27,9 +27,7 @@ class GpuDirectProbeTest {
   private final EvidenceBook book = new EvidenceBook();
 
   private void file(String path, String text) throws IOException {
-    Path p = dir.resolve(path);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
+    FakeRoot.file(dir, path, text);
   }
 
   private void folder(String path) throws IOException {

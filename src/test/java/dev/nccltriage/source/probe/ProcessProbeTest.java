@@ -30,9 +30,7 @@ class ProcessProbeTest {
   private final EvidenceBook book = new EvidenceBook();
 
   private void file(String path, String text) throws IOException {
-    Path p = dir.resolve(path);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
+    FakeRoot.file(dir, path, text);
   }
 
   private PodFacts.Memlock memlock() {
