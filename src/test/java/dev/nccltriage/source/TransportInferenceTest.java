@@ -166,6 +166,20 @@ class TransportInferenceTest {
     }
 
     @Test
+    void everyProcessThatPrintsTheLineLearnsItsNetworkFromIt() {
+      // the same text from every rank of a node: each process's network is read from it (a text's
+      // meaning is remembered, so a second process must not see a stale "no network named")
+      LogFacts f = parse("""
+          hpc-k41:7312:7312 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'
+          hpc-k41:7313:7313 [1] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'
+          edge-n3:2210:2210 [0] NCCL INFO NET/Socket : GPU Direct RDMA Disabled for HCA 1 'lan3'
+          edge-n3:2211:2211 [1] NCCL INFO NET/Socket : GPU Direct RDMA Disabled for HCA 1 'lan3'
+          """);
+      assertThat(f.nodeDetails()).extracting(n -> n.host() + " " + n.transport())
+          .containsExactlyInAnyOrder("hpc-k41 IB", "edge-n3 Socket");
+    }
+
+    @Test
     void socketGdrCapabilityLineIsNoGdrDecision() {
       // the socket transport cannot do GPUDirect RDMA at all: "Disabled" says nothing about the NICs
       LogFacts f = parse("""

@@ -4,6 +4,7 @@ import dev.nccltriage.facts.Hca;
 import dev.nccltriage.facts.Iface;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -57,6 +58,18 @@ final class NetMessages {
     this.env = env;
   }
 
+  /** The interface of an old "NET : Using interface eth0:..." line, if it names one. */
+  private Optional<Iface> oldIface(String msg) {
+    Matcher m = OLD_NET_IFACE.matcher(msg);
+    return m.lookingAt() ? Optional.ofNullable(texts.ifaceOf(m.group(1))) : Optional.empty();
+  }
+
+  /** The network a 2.13+ "NET/<name> : GPU Direct RDMA ... for HCA" line names, if it is that line. */
+  private static Optional<String> gdrNet(String msg) {
+    Matcher n = GDR_HCA_NET.matcher(msg);
+    return n.find() ? Optional.of(n.group(1).strip()) : Optional.empty();
+  }
+
   /** Whether a route is one of this class's. */
   static boolean isNet(int route) {
     return (route & ROUTE) >= N_OFI;
@@ -67,6 +80,10 @@ final class NetMessages {
   }
 
   private final TextMemo<List<Hca>> perLineSeen = new TextMemo<>(1024, NetMessages::perLine);
+  // old NCCL prints "NET : Using interface ..." per connection, 2.13+ the GDR line per HCA and
+  // communicator: a repeated text is one lookup, not another match
+  private final TextMemo<Optional<Iface>> oldIfaceSeen = new TextMemo<>(1024, this::oldIface);
+  private final TextMemo<Optional<String>> gdrNetSeen = new TextMemo<>(1024, NetMessages::gdrNet);
 
   /** The HCA of "NET/IB : [0] mlx5_0:1/IB" (2.4-2.6 print one a line), remembered by text. */
   private static List<Hca> perLine(String msg) {
@@ -186,24 +203,19 @@ final class NetMessages {
         return true;
       }
       case N_OLD_IFACE -> {
-        if ((m = OLD_NET_IFACE.matcher(msg)).lookingAt()) {
-          Iface f = texts.ifaceOf(m.group(1));
-          if (p.socketIfaces == null) {
-            p.socketIfaces = new ArrayList<>();
-          }
-          if (f != null && !p.socketIfaces.contains(f) && p.socketIfaces.size() < 16) {
-            p.socketIfaces.add(f);
-          }
+        if (p.socketIfaces == null) {
+          p.socketIfaces = new ArrayList<>();
+        }
+        Iface f = oldIfaceSeen.get(msg).orElse(null);
+        if (f != null && !p.socketIfaces.contains(f) && p.socketIfaces.size() < 16) {
+          p.socketIfaces.add(f);
         }
         slot(p, HostEvidence.SOCKET, null);
         return true;
       }
       case N_GDR -> {
         if (p.gdrHcaNet == null) {
-          Matcher n = GDR_HCA_NET.matcher(msg);
-          if (n.find()) {
-            p.gdrHcaNet = n.group(1).strip();
-          }
+          p.gdrHcaNet = gdrNetSeen.get(msg).orElse(null);
         }
         return gdrLines.parse(p, msg);
       }

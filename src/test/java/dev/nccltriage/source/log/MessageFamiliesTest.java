@@ -129,6 +129,16 @@ class MessageFamiliesTest {
   }
 
   @Test
+  void everyProcessThatPrintsAnOldInterfaceLineListsTheInterfaceOnce() {
+    // 2.3 prints the line per connection: a repeated text adds nothing, and a second process
+    // printing the same text gets the interface too
+    String line = "NET : Using interface eth0:10.0.0.1<0>";
+    LogFacts f = parse(P + line, P + line, "node02:4242:4242 [0] NCCL INFO " + line);
+    assertThat(f.socketInterfaces()).extracting(Iface::render).containsExactly("eth0:10.0.0.1");
+    assertThat(f.evidenceFor("socket")).extracting(e -> e.text().substring(0, 6)).contains("node01", "node02");
+  }
+
+  @Test
   void aProcessKeepsAtMostSixteenOldStyleSocketInterfaces() {
     String[] lines = new String[17];
     for (int i = 0; i < lines.length; i++) {
