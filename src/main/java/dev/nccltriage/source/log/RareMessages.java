@@ -147,9 +147,9 @@ final class RareMessages {
   private static final int R_BOOTSTRAP_ERROR = 4;
   private static final int R_GDR = 5;
   private static final int R_CUDA_DEV = 6;
-  private static final int R_DMABUF = 7;
-  private static final int R_PLUGIN_ENV = 8;
-  private static final int R_ERROR = 9;
+  private static final int R_PLUGIN_ENV = 7;
+  private static final int R_ERROR = 8;
+  // ("DMA-BUF is available" never gets here: MessageParser takes it by its first bytes)
 
   /** {@code text}: the slot of b[from, to) in {@link MessageTexts}, or below {@link MessageTexts#NONE} if not looked up. */
   boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner, int text) {
@@ -202,10 +202,6 @@ final class RareMessages {
         slot(p, HostEvidence.NETWORK, p.nicDistanceNet);
         return true;
       }
-      case R_DMABUF -> {
-        this.slot.record(acc.dmabuf);
-        return true;
-      }
       case R_PLUGIN_ENV -> {
         env.pluginEnv(msg);
         return true;
@@ -242,9 +238,6 @@ final class RareMessages {
     }
     if (c == 'C' && msg.startsWith("CUDA Dev ") && NIC_DISTANCE.matcher(msg).find()) {
       return R_CUDA_DEV;
-    }
-    if (c == 'D' && msg.startsWith("DMA-BUF is available")) {
-      return R_DMABUF;
     }
     if (EnvLines.isPluginEnv(msg)) {
       return R_PLUGIN_ENV;
