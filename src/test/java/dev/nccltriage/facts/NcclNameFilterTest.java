@@ -21,4 +21,16 @@ class NcclNameFilterTest {
     assertThat(NcclNameFilter.parse("=:1").selects(":1")).isFalse();
     assertThat(NcclNameFilter.parse("=:1,mlx5_0:1").selects("mlx5_0")).isTrue();
   }
+
+  @Test
+  void namesArePrefixesUnlessTheListStartsWithAnEqualsSign() {
+    // NCCL_IB_HCA=mlx5_1 also takes mlx5_10 and mlx5_11 (prefix match); =mlx5_1 takes mlx5_1 alone
+    assertThat(NcclNameFilter.parse("mlx5_1").selects("mlx5_10")).isTrue();
+    assertThat(NcclNameFilter.parse("mlx5_1").selects("mlx5_1")).isTrue();
+    assertThat(NcclNameFilter.parse("=mlx5_1").selects("mlx5_10")).isFalse();
+    assertThat(NcclNameFilter.parse("=mlx5_1").selects("mlx5_1")).isTrue();
+    // "^=" excludes exactly the names listed
+    assertThat(NcclNameFilter.parse("^=mlx5_2,mlx5_3").selects("mlx5_20")).isTrue();
+    assertThat(NcclNameFilter.parse("^=mlx5_2,mlx5_3").selects("mlx5_3")).isFalse();
+  }
 }

@@ -33,7 +33,11 @@ class PodFactSetTest {
     Map<String, List<Evidence>> evidence = new HashMap<>();
 
     FactSet facts(Expectations e) {
-      FactSet s = new FactSet();
+      return facts(new FactSet(), e);
+    }
+
+    /** Adds the pod's facts to {@code s}, which may already hold what a log said. */
+    FactSet facts(FactSet s, Expectations e) {
       PodFactSet.add(s, new PodFacts(devices, hcas, rdma, interfaces, memlock, gpudirect,
           new PodFacts.Verbs("ok", "/usr/lib/libibverbs.so.1", List.of("mlx5"), List.of(), null),
           new PodFacts.Gids("n/a", List.of()), env, "self", evidence), e, false);
@@ -350,5 +354,175 @@ class PodFactSetTest {
     List<Evidence> expected = new ArrayList<>(ifLines);
     expected.add(new Evidence("pod", 90, "mlx5_0 port 1 ==> net1"));
     assertThat(evidence(s, "pod.rdmaNetdevsNoAddress")).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void hcasTheNodeHasButThePodWasNotGivenAreCounted() {
+    Pod p = new Pod();
+    // sysfs shows the node's eight HCAs; the device plugin gave this Pod two of them
+    p.hcas = new PodFacts.Hcas("ok", "ibv_devinfo", List.of("mlx5_0", "mlx5_1"),
+        List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_7"),
+        List.of(port("mlx5_0", 1, "ACTIVE", "InfiniBand", 400.0), port("mlx5_1", 1, "ACTIVE", "InfiniBand", 400.0)));
+    assertThat(value(p.facts(), "pod.hcasNotAllocated")).contains(6L);
+
+    // the node's HCAs unknown: nothing to compare with
+    p.hcas = new PodFacts.Hcas("ok", "ibv_devinfo", List.of("mlx5_0"), List.of(),
+        List.of(port("mlx5_0", 1, "ACTIVE", "InfiniBand", 400.0)));
+    assertThat(value(p.facts(), "pod.hcasNotAllocated")).isEmpty();
+  }
+
+  @Test
+  void aPodWithoutInfinibandDevicesIsNotShortOfHcasItWasNeverMeantToHave() {
+    Pod p = new Pod();
+    p.devices = new PodFacts.Devices("ok", false, List.of(), Map.of(), Map.of(), false, List.of());
+    p.hcas = new PodFacts.Hcas("ok", "sysfs", List.of(), List.of("mlx5_0", "mlx5_1"), List.of());
+    assertThat(value(p.facts(), "pod.hcasNotAllocated")).isEmpty();
+  }
+
+  @Test
+  void thePredictedInterfaceCitesThePredictionAndTheEnvLineBeforeTheInterfaces() {
+    Pod p = new Pod();
+    p.env.put("NCCL_SOCKET_IFNAME", "net1");
+    Evidence env = p.cite("env.NCCL_SOCKET_IFNAME", "NCCL INFO NCCL_SOCKET_IFNAME set by environment to net1");
+    p.interfaces = new PodFacts.Interfaces("ok", "ip -j addr", List.of(up("eth0", "10.244.0.5/24"),
+        up("net1", "10.0.0.1/24")));
+    Evidence net1 = p.cite("pod.interface.net1", "3: net1: <BROADCAST,UP,LOWER_UP> state UP");
+    FactSet s = p.facts();
+    assertThat(evidence(s, "pod.oobPredicted")).containsExactly(
+        new Evidence("ncclFindInterfaces", 0, "predicted net1 10.0.0.1 (NCCL_SOCKET_IFNAME=net1)"), env, net1);
+    assertThat(evidence(s, "pod.socketIfnameMatches")).containsExactly(env, net1);
+  }
+
+  @Test
+  void aPredictionOnThePodNetworkIsAnOverlay() {
+    Pod p = new Pod();
+    // no ib*, no secondary interface: NCCL falls back to the pod network's eth0
+    p.interfaces = new PodFacts.Interfaces("ok", "ip -j addr", List.of(up("lo", "127.0.0.1/8"),
+        up("eth0", "10.244.0.5/24")));
+    assertThat(value(p.facts(), "pod.oobPredicted")).contains("eth0");
+    assertThat(value(p.facts(), "pod.oobOverlay")).contains(true);
+
+    p.env.put("NCCL_SOCKET_IFNAME", "net1");
+    p.interfaces = new PodFacts.Interfaces("ok", "ip -j addr", List.of(up("eth0", "10.244.0.5/24"),
+        up("net1", "10.0.0.1/24")));
+    assertThat(value(p.facts(), "pod.oobOverlay")).contains(false);
+  }
+
+  @Test
+  void withoutALogTheContainerAnswersQ3AndALoggedInterfaceStands() {
+    Pod p = new Pod();
+    p.interfaces = new PodFacts.Interfaces("ok", "ip -j addr", List.of(up("eth0", "10.244.0.5/24"),
+        up("ib0", "192.168.10.1/24")));
+    FactSet s = p.facts();
+    assertThat(value(s, "net.oobInterface")).contains("ib0");
+    assertThat(value(s, "net.oobAddress")).contains("192.168.10.1");
+
+    // the log's "NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:10.244.0.5<0>" said what NCCL did: the
+    // prediction is kept beside it, and does not replace it
+    Evidence oob = new Evidence("log", 12, "NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:10.244.0.5<0>");
+    FactSet logged = new FactSet().put("net.oobInterface", "eth0", List.of(oob))
+        .put("net.oobAddress", "10.244.0.5", List.of(oob));
+    p.facts(logged, Expectations.NONE);
+    assertThat(value(logged, "net.oobInterface")).contains("eth0");
+    assertThat(value(logged, "net.oobAddress")).contains("10.244.0.5");
+    assertThat(evidence(logged, "net.oobInterface")).containsExactly(oob);
+    assertThat(value(logged, "pod.oobPredicted")).contains("ib0");
+  }
+
+  @Test
+  void aOneCharacterSocketIfnameIsIgnoredAsNcclIgnoresIt() {
+    Pod p = new Pod();
+    // NCCL honours NCCL_SOCKET_IFNAME only when it is longer than one character (spec §6.2)
+    p.env.put("NCCL_SOCKET_IFNAME", "^");
+    p.interfaces = new PodFacts.Interfaces("ok", "ip -j addr", List.of(up("eth0", "10.244.0.5/24"),
+        up("ib0", "192.168.10.1/24")));
+    FactSet s = p.facts();
+    assertThat(value(s, "pod.socketIfnameMatches")).isEmpty();
+    assertThat(value(s, "pod.oobPredicted")).contains("ib0");
+
+    p.env.put("NCCL_SOCKET_IFNAME", "^=ib0");
+    assertThat(value(p.facts(), "pod.socketIfnameMatches")).contains(true);
+    assertThat(value(p.facts(), "pod.oobPredicted")).contains("eth0");
+  }
+
+  @Test
+  void theGpuNicPathNamesTheC2cRouteOnlyOnAGraceSuperchip() {
+    Pod p = new Pod();
+    p.gpudirect = gpus(4, List.of("NVIDIA GH200 480GB"), "NODE");
+    assertThat(value(p.facts(), "pod.gpuNicC2c")).contains(true);
+    assertThat(value(p.facts(), "pod.gpuNicPath"))
+        .contains("NODE (through its Grace CPU over NVLink-C2C: NCCL's P2C path)");
+
+    // the NIC of the other socket: across the SMP link, no C2C path
+    p.gpudirect = gpus(4, List.of("NVIDIA GH200 480GB"), "SYS");
+    assertThat(value(p.facts(), "pod.gpuNicC2c")).contains(false);
+    assertThat(value(p.facts(), "pod.gpuNicPath")).contains("SYS");
+
+    // a PCIe GPU under the same host bridge: PHB is just PHB
+    p.gpudirect = gpus(8, List.of("NVIDIA H100 80GB HBM3"), "PHB");
+    assertThat(value(p.facts(), "pod.gpuNicPath")).contains("PHB");
+
+    // nvidia-smi topo not read: no path
+    p.gpudirect = gpus(8, List.of("NVIDIA H100 80GB HBM3"), null);
+    assertThat(value(p.facts(), "pod.gpuNicPath")).isEmpty();
+    assertThat(value(p.facts(), "pod.gpuNicC2c")).isEmpty();
+  }
+
+  @Test
+  void theGidFactsComeWithThePodFacts() {
+    // an InfiniBand pod has no RoCE GID table: the pod facts still say so, for step 3
+    FactSet s = new Pod().facts();
+    assertThat(value(s, "probe.gids")).contains("n/a");
+    assertThat(value(s, "pod.gidSummary")).contains("no RoCE port");
+  }
+
+  @Test
+  void anIbHcaListSaysWhetherItSelectsThePodsHcasAndOnlyTheirActivePortsCount() {
+    Pod p = new Pod();
+    p.hcas = new PodFacts.Hcas("ok", "ibv_devinfo", List.of("mlx5_0", "mlx5_1"), List.of("mlx5_0", "mlx5_1", "mlx5_2"),
+        List.of(port("mlx5_0", 1, "ACTIVE", "InfiniBand", 400.0),
+            port("mlx5_1", 1, "ACTIVE", "InfiniBand", 400.0),
+            port("mlx5_1", 2, "DOWN", "InfiniBand", 400.0),
+            port("mlx5_2", 1, "ACTIVE", "InfiniBand", 400.0)));   // on the node, not in this Pod
+    // unset: every ACTIVE port of a usable HCA
+    assertThat(value(p.facts(), "pod.portsSelectedActive")).contains(2L);
+    assertThat(value(p.facts(), "pod.ibHcaMatches")).isEmpty();
+
+    p.env.put("NCCL_IB_HCA", "=mlx5_1");
+    FactSet s = p.facts();
+    assertThat(value(s, "pod.portsSelectedActive")).contains(1L);
+    assertThat(value(s, "pod.ibHcaMatches")).contains(true);
+    assertThat(value(s, "pod.ibHcaExcludes")).contains(true);
+
+    p.env.put("NCCL_IB_HCA", "mlx5");
+    s = p.facts();
+    assertThat(value(s, "pod.portsSelectedActive")).contains(2L);
+    assertThat(value(s, "pod.ibHcaMatches")).contains(true);
+    assertThat(value(s, "pod.ibHcaExcludes")).contains(false);
+
+    p.env.put("NCCL_IB_HCA", "mlx5_2");
+    s = p.facts();
+    assertThat(value(s, "pod.portsSelectedActive")).contains(0L);
+    assertThat(value(s, "pod.ibHcaMatches")).contains(false);
+  }
+
+  @Test
+  void anIbHcaListIsNotJudgedAgainstAPodWithoutHcas() {
+    Pod p = new Pod();
+    p.env.put("NCCL_IB_HCA", "mlx5_0");
+    p.hcas = new PodFacts.Hcas("ok", "sysfs", List.of(), List.of("mlx5_0"), List.of());
+    assertThat(value(p.facts(), "pod.ibHcaMatches")).isEmpty();
+    assertThat(value(p.facts(), "pod.ibHcaExcludes")).isEmpty();
+    assertThat(value(p.facts(), "pod.portsSelectedActive")).isEmpty();
+  }
+
+  @Test
+  void onlyRdmaNetdevsWithoutARoutableAddressAreListed() {
+    Pod p = new Pod();
+    // net1 has its address; net2 only a link-local one; net3 is not in this network namespace's listing
+    p.interfaces = new PodFacts.Interfaces("ok", "ip -j addr", List.of(up("net1", "10.0.0.1/24"),
+        up("net2", "fe80::1/64")));
+    p.rdma = new PodFacts.Rdma("ok", "exclusive", List.of("net1", "net2", "net3"), 0);
+    assertThat(value(p.facts(), "pod.rdmaNetdevsNoAddress")).contains(List.of("net2", "net3"));
   }
 }

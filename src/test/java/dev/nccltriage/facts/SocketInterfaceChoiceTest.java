@@ -78,4 +78,14 @@ class SocketInterfaceChoiceTest {
     assertThat(auto("AF_INET6", iface("lo", "::1/128"), iface("eth0", "fd00::3 scope global")).map(Pick::address))
         .contains("fd00::3");
   }
+
+  @Test
+  void aOneCharacterSocketIfnameIsIgnoredAsNcclIgnoresIt() {
+    // ncclFindInterfaces honours NCCL_SOCKET_IFNAME only when strlen > 1: "^" alone leaves the automatic order
+    List<PodFacts.Iface> ifs = List.of(iface("eth0", "10.244.0.5/24"), iface("ib0", "192.168.10.1/24"));
+    assertThat(SocketInterfaceChoice.predict("^", null, ifs))
+        .contains(new Pick("ib0", "192.168.10.1", "automatic: the first ib* interface"));
+    assertThat(SocketInterfaceChoice.predict("^=ib0", null, ifs))
+        .contains(new Pick("eth0", "10.244.0.5", "NCCL_SOCKET_IFNAME=^=ib0"));
+  }
 }
