@@ -66,7 +66,7 @@ final class ErrorMessages {
     }
     Known known = (Known) texts.meaning(text);
     if (known == null) {
-      known = outcomes.get(msg);
+      known = PeerAddresses.lookUp(msg, outcomes::get, k -> k.outcome);
       texts.meaning(text, known);
     }
     lastText = msg;

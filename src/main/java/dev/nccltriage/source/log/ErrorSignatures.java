@@ -147,13 +147,16 @@ final class ErrorSignatures {
       return new Outcome(ErrorKind.SYSTEM_ERROR, "ncclResult " + result, null, null, false, false, true, -1, true);
     }
     boolean connect = msg.contains("onnect");
-    if ((all || connect) && (m = CONNECT.matcher(msg)).find()) {
+    if ((all || connect) && (m = all ? found(CONNECT.matcher(msg)) : connectAt(msg)) != null) {
       String detail = m.group(2) != null ? m.group(2).strip()
           : m.group(3) != null ? "proxy connect to rank " + m.group(3) : m.group(1) != null ? null : "proxy connect";
       return Outcome.error(ErrorKind.CONNECT, detail, null);
     }
-    if ((all || (connect || msg.contains("remote process exited"))) && (m = REMOTE.matcher(msg)).find()) {
-      return Outcome.error(ErrorKind.REMOTE_ERROR, m.group(1), null);
+    if (all || connect || msg.contains("remote process exited")) {
+      String remote = all ? groupOrNull(found(REMOTE.matcher(msg))) : remoteIn(msg);
+      if (remote != null) {
+        return Outcome.error(ErrorKind.REMOTE_ERROR, remote, null);
+      }
     }
     if ((all || msg.startsWith("Cuda failure")) && (m = CUDA.matcher(msg)).lookingAt()) {
       return Outcome.error(ErrorKind.CUDA_FAILURE, m.group(1).strip(), null);
@@ -172,6 +175,61 @@ final class ErrorSignatures {
   }
 
   /** Whether "gid" occurs in any case: every text {@link #GID} matches holds it. */
+  // Peer addresses make most connect and remote-error texts new to the memo, so these two run
+  // once per line of a failing job: an unanchored alternation is tried at every offset (slow under
+  // C1), while its literal parts say where a match can start. The unguarded path keeps the plain
+  // find(), and ErrorGuardsTest checks that both answer alike.
+  private static final String[] CONNECT_STARTS = {"onnect to ", "Proxy Call to rank ", "Failed to execute operation Connect"};
+  private static final String[] REMOTE_TEXTS = {
+    "remote process exited or there was a network error", "Connection closed by remote peer", "Connection reset by peer"
+  };
+
+  /** CONNECT's leftmost match (what find() gives), tried only where one of its branches' literals starts. */
+  private static Matcher connectAt(String msg) {
+    Matcher m = CONNECT.matcher(msg);
+    for (int at = nextConnectStart(msg, 0); at >= 0; at = nextConnectStart(msg, at + 1)) {
+      if (m.region(at, msg.length()).lookingAt()) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  private static int nextConnectStart(String msg, int from) {
+    int best = -1;
+    for (int i = 0; i < CONNECT_STARTS.length; i++) {
+      // "[Cc]onnect to": the branch starts one character before its literal part
+      int lead = i == 0 ? 1 : 0;
+      int at = msg.indexOf(CONNECT_STARTS[i], from + lead);
+      if (at >= 0 && (best < 0 || at - lead < best)) {
+        best = at - lead;
+      }
+    }
+    return best;
+  }
+
+  /** The REMOTE text that occurs first in msg (what find() gives), or null. */
+  private static String remoteIn(String msg) {
+    String first = null;
+    int firstAt = Integer.MAX_VALUE;
+    for (String t : REMOTE_TEXTS) {
+      int at = msg.indexOf(t);
+      if (at >= 0 && at < firstAt) {
+        first = t;
+        firstAt = at;
+      }
+    }
+    return first;
+  }
+
+  private static Matcher found(Matcher m) {
+    return m.find() ? m : null;
+  }
+
+  private static String groupOrNull(Matcher m) {
+    return m == null ? null : m.group(1);
+  }
+
   private static boolean containsGid(String msg) {
     for (int i = msg.length() - 3; i >= 0; i--) {
       char c = msg.charAt(i);

@@ -60,6 +60,15 @@ class ErrorGuardsTest {
       "NET/IB : No IP interface found.",
       "NET/IB: ibv_query_gid failed: no valid GID",
       "Proxy Call to rank 3 failed (Connect)",
+      // the connect and remote searches start from their literals: several, overlapping, out of order
+      "Connect to 10.0.0.1<1> timed out, then connect to 10.0.0.2<2> failed : Connection refused",
+      "reconnect to 10.0.0.4<4> failed",
+      "Proxy Call to rank 5 failed (Timeout); Failed to execute operation Connect from rank 5",
+      "Connection reset by peer after Connection closed by remote peer 10.0.0.3<3>",
+      "connect to",
+      "NET/IB : Got completion from peer 10.1.2.3<44206> with error 12, opcode 0, len 0, vendor err 129 (Send)",
+      "Call to ibv_modify_qp failed with error peer 10.1.2.3<4> unreachable",
+      "Cuda failure 'at 10.1.2.3'",
       "dlvsym failed on ncclNetPlugin_v8",
       "NET/IB : Got non-fatal async event : client reregistration",
       "NET/OFI Unable to register memory (type = 2) for device 0. RC: -22, Error: Invalid argument",
@@ -97,6 +106,11 @@ class ErrorGuardsTest {
     for (String m : all) {
       ErrorSignatures.Outcome guarded = ErrorSignatures.classify(m);
       soft.assertThat(guarded).as(m).isEqualTo(ErrorSignatures.classify(m, false));
+      // an answer looked up by the text with its peer addresses masked is the text's own, for any peer
+      soft.assertThat(PeerAddresses.<ErrorSignatures.Outcome>lookUp(m, ErrorSignatures::classify, o -> o)).as(m).isEqualTo(guarded);
+      String otherPeer = m.replaceAll("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", "192.168.201.7");
+      soft.assertThat(PeerAddresses.<ErrorSignatures.Outcome>lookUp(otherPeer, ErrorSignatures::classify, o -> o)).as(otherPeer)
+          .isEqualTo(ErrorSignatures.classify(otherPeer));
       soft.assertThat(ErrorMessages.recoverable(m, true)).as(m).isEqualTo(ErrorMessages.recoverable(m, false));
       soft.assertThat(ErrorMessages.ofiOutcome(m)).as(m).isEqualTo(ErrorMessages.ofiOutcome(m, false));
       errors += guarded.kind() != null ? 1 : 0;

@@ -1,0 +1,62 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class PeerAddressesTest {
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+    "Connect to 10.4.7.21<43117> failed : Connection refused | Connect to 0.0.0.0<0> failed : Connection refused",
+    "Net : Connection closed by remote peer 10.124.150.173<37857> | Net : Connection closed by remote peer 0.0.0.0<0>",
+    "from 10.0.0.1 to 10.0.0.2<7> | from 0.0.0.0 to 0.0.0.0<0>",
+    "peer 1.2.3.4<> | peer 0.0.0.0<>",
+    "10.1.2.3<99>| 0.0.0.0<0>",
+    "ib0:10.9.8.7<0>x | ib0:0.0.0.0<0>x",
+  })
+  void anAddressAndItsPortAreMasked(String msg, String masked) {
+    assertThat(PeerAddresses.masked(msg)).isEqualTo(masked.strip());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "NCCL version 2.18.1+cuda12.1", // three parts
+    "1.2.3.4.5 is no address",
+    "1234.1.2.3 neither",
+    "1.2.3.4567 neither",
+    "no dot at all",
+    "transport/net_ib.cc:1302 -> 6",
+    "fe80::1%eth0<4444>", // IPv6 is left as it is
+  })
+  void aTextWithoutADottedQuadIsReturnedItself(String msg) {
+    assertThat(PeerAddresses.masked(msg)).isSameAs(msg);
+  }
+
+  @Test
+  void anAnswerThatQuotesDigitsIsTheTextsOwn() {
+    // a detail with digits may hold the address itself: the masked text's answer is not used
+    StringBuilder asked = new StringBuilder();
+    ErrorSignatures.Outcome own = PeerAddresses.lookUp("Call to ibv_modify_qp failed with error peer 10.1.2.3<4>",
+        m -> {
+          asked.append('[').append(m).append(']');
+          return ErrorSignatures.classify(m);
+        }, o -> o);
+    assertThat(own.detail()).isEqualTo("peer 10.1.2.3<4>");
+    assertThat(asked.toString()).contains("[Call to ibv_modify_qp failed with error peer 0.0.0.0<0>]");
+  }
+
+  @Test
+  void anAnswerWithoutDigitsServesEveryPeer() {
+    StringBuilder asked = new StringBuilder();
+    ErrorSignatures.Outcome o = PeerAddresses.lookUp("socketStartConnect: Connect to 10.1.2.3<4> failed : Connection refused",
+        m -> {
+          asked.append('[').append(m).append(']');
+          return ErrorSignatures.classify(m);
+        }, x -> x);
+    assertThat(o.detail()).isEqualTo("Connection refused");
+    assertThat(asked.toString()).isEqualTo("[socketStartConnect: Connect to 0.0.0.0<0> failed : Connection refused]");
+  }
+}
