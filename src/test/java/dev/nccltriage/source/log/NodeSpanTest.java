@@ -180,6 +180,13 @@ class NodeSpanTest {
   }
 
   @Test
+  void ncclTestsListingOneHostSaysNothingBesideARankCountReadAsZero() {
+    List<String> log = new ArrayList<>(testsPreamble("node01", 1));
+    log.add("node01:4100:4100 [0] NCCL INFO comm 0x55d4c8a0 rank 0 nranks 0 cudaDev 0 busId 18000 - Init COMPLETE");
+    assertUnknown(parse(log));
+  }
+
+  @Test
   void ncclTestsListingSomeRanksOnOneHostSaysNothing() {
     // the device list is per process of a multi-node run too: 4 of 8 ranks is not the job
     List<String> log = new ArrayList<>(testsPreamble("node01", 4));

@@ -265,7 +265,9 @@ class RotatedLogTest {
         "ip-10-0-1-5:81:81 [0] NCCL INFO NET/OFI Selected Provider is efa (found 4 nics)", "NCCL version: 2.18.1");
     for (LogFacts f : both(log, 1)) {
       assertThat(f.signals().ofiProviders()).containsExactly("efa");
+      assertThat(f.evidenceFor("ofiProvider")).extracting(Evidence::text).containsExactly(log.get(1));
       assertThat(f.signals().frameworkVersion()).isEqualTo("2.18.1");
+      assertThat(f.evidenceFor("versions")).extracting(Evidence::text).containsExactly(log.get(2));
     }
   }
 

@@ -142,6 +142,19 @@ class TransportsChoiceTest {
   }
 
   @Test
+  void theSocketInterfacesOfEveryHostInTheManyHostsStateAreListed() {
+    // two kinds of node, two NIC names: the state that stands for both lists both
+    List<String> hosts = hostsOutsideTheSample(3);
+    List<String> log = new ArrayList<>();
+    log.add(hosts.get(0) + ":100:100 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>");
+    log.add(hosts.get(1) + ":100:100 [0] NCCL INFO NET/Socket : Using [0]ens1f0:10.0.1.2<0>");
+    log.add(hosts.get(2) + ":100:100 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.3<0>");
+    LogFacts f = parse(log, 1);
+    manyHostsState(f);
+    assertThat(f.socketInterfaces()).extracting(dev.nccltriage.facts.Iface::name).containsExactly("eth0", "ens1f0");
+  }
+
+  @Test
   void manyHostsWithIbChannelsAndOneWithoutLibibverbsAreMixed() {
     // whose lines are whose is lost in the sample: the job has both kinds, RDMA per process is unknown
     List<String> hosts = hostsOutsideTheSample(3);
