@@ -95,6 +95,10 @@ class GidIndexChoiceTest {
     assertThat(GidIndexChoice.envIndex("3abc")).isEqualTo(3);
     assertThat(GidIndexChoice.envIndex("abc")).isZero();
     assertThat(GidIndexChoice.envIndex("99999999999999999999")).isNull();
+    // the largest index an int holds is still an index (no table has it); one past it is not
+    assertThat(GidIndexChoice.envIndex("2147483647")).isEqualTo(Integer.MAX_VALUE);
+    assertThat(GidIndexChoice.envIndex("2147483648")).isNull();
+    assertThat(GidIndexChoice.envIndex("0")).isZero();
   }
 
   @Test

@@ -86,5 +86,8 @@ class NaturalOrderTest {
     assertThat(NaturalOrder.INSTANCE.compare("0000:00:00.0", "0000:00:01.0")).isNegative();
     assertThat(NaturalOrder.INSTANCE.compare("0000:00:00.0", "-lo")).isNegative();
     assertThat(NaturalOrder.INSTANCE.compare("-lo", "0000:00:00.0")).isPositive();
+    // two spellings of the same address (4- and 8-digit domain) are told apart by text, either way round
+    assertThat(NaturalOrder.INSTANCE.compare("0000:00:00.0", "00000000:00:00.0")).isPositive();
+    assertThat(NaturalOrder.INSTANCE.compare("00000000:00:00.0", "0000:00:00.0")).isNegative();
   }
 }
