@@ -191,10 +191,16 @@ final class NetMessages {
         if (p.socketIfaces == null) {
           List<Iface> ifs = new ArrayList<>();
           for (Iface f : listed) {
-            ifs.add(p.evidence.share(f));
+            if (ifs.size() < ProcessState.MAX_SOCKET_IFACES) {
+              ifs.add(p.evidence.share(f));
+            }
           }
           p.socketIfaces = ifs;
+        } else if (listed != p.lastSocketList) {
+          // another list in the same state (lines without a host, or a process that printed two)
+          p.addSocketIfaces(listed);
         }
+        p.lastSocketList = listed;
         for (Iface f : listed) {
           seeAddress(f);
         }
@@ -207,8 +213,8 @@ final class NetMessages {
           p.socketIfaces = new ArrayList<>();
         }
         Iface f = oldIfaceSeen.get(msg).orElse(null);
-        if (f != null && !p.socketIfaces.contains(f) && p.socketIfaces.size() < 16) {
-          p.socketIfaces.add(f);
+        if (f != null) {
+          p.addSocketIface(f);
         }
         slot(p, HostEvidence.SOCKET, null);
         return true;

@@ -39,7 +39,10 @@ final class ProcessState {
   Iface oob;
   List<Hca> perLineHcas = List.of(); // 2.3: one "NET/IB: [i] dev:port/LL" line each (sorted by index)
 
-  List<Iface> socketIfaces;
+  List<Iface> socketIfaces; // in the order listed, at most MAX_SOCKET_IFACES: a list may be another state's
+  /** Socket interfaces a state keeps: the state of lines without a host pools every process's lists. */
+  static final int MAX_SOCKET_IFACES = 16;
+  Iface[] lastSocketList; // the last NET/Socket list (a remembered text's): a repeat adds nothing
   Iface bootstrap;
 
   int ringsGdr = -1; // "Connected all rings, use ring PXN %d GDR %d"
@@ -145,9 +148,7 @@ final class ProcessState {
     if (socketIfaces == null) {
       socketIfaces = o.socketIfaces;
     } else if (o.socketIfaces != null && socketIfaces != o.socketIfaces) {
-      List<Iface> union = new ArrayList<>(socketIfaces);
-      o.socketIfaces.stream().filter(f -> !union.contains(f)).forEach(union::add);
-      socketIfaces = union;
+      addSocketIfaces(o.socketIfaces.toArray(new Iface[0]));
     }
     if (bootstrap == null) {
       bootstrap = o.bootstrap;
@@ -168,6 +169,35 @@ final class ProcessState {
     pluginLoaded |= o.pluginLoaded;
     noVerbs |= o.noVerbs;
     initSeen |= o.initSeen;
+  }
+
+  /**
+   * Socket interfaces a line listed, after those listed before (a process prints one list; the
+   * state of lines without a host, many): new ones only, in order, up to MAX_SOCKET_IFACES. The
+   * list is replaced, not changed, since a merge may have shared it with another state.
+   */
+  void addSocketIfaces(Iface[] listed) {
+    for (Iface f : listed) {
+      addSocketIface(f);
+    }
+  }
+
+  void addSocketIface(Iface f) {
+    List<Iface> now = socketIfaces == null ? List.of() : socketIfaces;
+    if (now.size() < MAX_SOCKET_IFACES && !holds(now, f)) {
+      List<Iface> union = new ArrayList<>(now);
+      union.add(f);
+      socketIfaces = union;
+    }
+  }
+
+  private static boolean holds(List<Iface> list, Iface f) {
+    for (Iface x : list) {
+      if (x == f || x.equals(f)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** An HCA of a 2.3 per-line listing, once per device and port, kept in index order. */

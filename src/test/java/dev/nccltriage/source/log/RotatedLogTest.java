@@ -84,6 +84,29 @@ class RotatedLogTest {
   }
 
   @Test
+  void socketListsOfLinesWithoutAHostAddUpWhereverTheCutIs() {
+    // a paste without "host:pid:tid" prefixes: every process's lines share one state, so its
+    // second list must not be dropped (lo alone would read as one node on loopback)
+    List<String> log = List.of("NCCL INFO NET/Socket : Using [0]lo:127.0.0.1<0>",
+        "NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>", "NCCL INFO NET/Socket : Using [0]lo:127.0.0.1<0>");
+    for (LogFacts f : both(log, 1)) {
+      assertThat(f.socketInterfaces()).extracting(Iface::name).containsExactly("lo", "eth0");
+      assertThat(f.singleNode()).isNotEqualTo(Boolean.TRUE);
+    }
+  }
+
+  @Test
+  void aStateKeepsAtMostSixteenSocketInterfacesWhereverTheCutIs() {
+    List<String> log = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      log.add("NCCL INFO NET/Socket : Using [0]eth" + i + ":10.0.0." + i + "<0>");
+    }
+    for (LogFacts f : both(log, 10)) {
+      assertThat(f.socketInterfaces()).hasSize(16).first().extracting(Iface::name).isEqualTo("eth0");
+    }
+  }
+
+  @Test
   void anIbFailureBeforeTheCutAndTheSocketListAfterItReadAsSocket() {
     List<String> log = List.of(N1 + "NET/IB : No device found.", N1 + "NET/Socket : Using [0]eth0:10.0.0.1<0>");
     for (LogFacts f : both(log, 1)) {
