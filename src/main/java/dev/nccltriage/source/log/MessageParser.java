@@ -52,14 +52,10 @@ final class MessageParser {
     rare.frameworkVersion(Bytes.latin1(b, at, Math.min(e, at + 40)));
   }
 
-  /** Returns whether the message belonged to a known family; {@code warn}: printed at WARN level. */
-  boolean parse(ProcessState proc, byte[] b, int m, int e, boolean warn) {
-    return parse(proc, b, m, e, warn, MessageTexts.UNKNOWN);
-  }
-
   /**
-   * As {@link #parse(ProcessState, byte[], int, int, boolean)}, with the slot of b[m, e) in
-   * {@link #texts} when the caller looked it up ({@link MessageTexts#UNKNOWN} otherwise).
+   * Returns whether the message belonged to a known family; {@code warn}: printed at WARN level;
+   * {@code text}: the slot of b[m, e) in {@link #texts} when the caller looked it up
+   * ({@link MessageTexts#UNKNOWN} otherwise).
    */
   boolean parse(ProcessState proc, byte[] b, int m, int e, boolean warn, int text) {
     if (!warn) {

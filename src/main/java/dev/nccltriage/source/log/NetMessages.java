@@ -191,9 +191,7 @@ final class NetMessages {
         if (p.socketIfaces == null) {
           List<Iface> ifs = new ArrayList<>();
           for (Iface f : listed) {
-            if (ifs.size() < ProcessState.MAX_SOCKET_IFACES) {
-              ifs.add(p.evidence.share(f));
-            }
+            ifs.add(p.evidence.share(f));
           }
           p.socketIfaces = ifs;
         } else if (listed != p.lastSocketList) {
@@ -214,7 +212,7 @@ final class NetMessages {
         }
         Iface f = oldIfaceSeen.get(msg).orElse(null);
         if (f != null) {
-          p.addSocketIface(f);
+          p.addSocketIface(f, 16); // NCCL 2.3 keeps at most MAX_IFS (16) interfaces
         }
         slot(p, HostEvidence.SOCKET, null);
         return true;

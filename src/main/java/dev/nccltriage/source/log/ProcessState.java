@@ -39,9 +39,12 @@ final class ProcessState {
   Iface oob;
   List<Hca> perLineHcas = List.of(); // 2.3: one "NET/IB: [i] dev:port/LL" line each (sorted by index)
 
-  List<Iface> socketIfaces; // in the order listed, at most MAX_SOCKET_IFACES: a list may be another state's
-  /** Socket interfaces a state keeps: the state of lines without a host pools every process's lists. */
-  static final int MAX_SOCKET_IFACES = 16;
+  List<Iface> socketIfaces; // in the order listed; a list may be another state's
+  /**
+   * Socket interfaces a state adds after its first list (the state of lines without a host pools
+   * every process's lists): as many as the job's facts list.
+   */
+  static final int MAX_SOCKET_IFACES = 32;
   Iface[] lastSocketList; // the last NET/Socket list (a remembered text's): a repeat adds nothing
   Iface bootstrap;
 
@@ -178,13 +181,14 @@ final class ProcessState {
    */
   void addSocketIfaces(Iface[] listed) {
     for (Iface f : listed) {
-      addSocketIface(f);
+      addSocketIface(f, MAX_SOCKET_IFACES);
     }
   }
 
-  void addSocketIface(Iface f) {
+  /** One interface, if new and the state holds fewer than {@code limit}. */
+  void addSocketIface(Iface f, int limit) {
     List<Iface> now = socketIfaces == null ? List.of() : socketIfaces;
-    if (now.size() < MAX_SOCKET_IFACES && !holds(now, f)) {
+    if (now.size() < limit && !holds(now, f)) {
       List<Iface> union = new ArrayList<>(now);
       union.add(f);
       socketIfaces = union;

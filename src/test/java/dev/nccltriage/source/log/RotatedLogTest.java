@@ -96,13 +96,14 @@ class RotatedLogTest {
   }
 
   @Test
-  void aStateKeepsAtMostSixteenSocketInterfacesWhereverTheCutIs() {
+  void aStateAddsSocketInterfacesUpTo32WhereverTheCutIs() {
     List<String> log = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 40; i++) {
       log.add("NCCL INFO NET/Socket : Using [0]eth" + i + ":10.0.0." + i + "<0>");
     }
-    for (LogFacts f : both(log, 10)) {
-      assertThat(f.socketInterfaces()).hasSize(16).first().extracting(Iface::name).isEqualTo("eth0");
+    for (LogFacts f : both(log, 20)) {
+      assertThat(f.socketInterfaces()).hasSize(32).first().extracting(Iface::name).isEqualTo("eth0");
+      assertThat(f.socketInterfaces().get(31).name()).isEqualTo("eth31");
     }
   }
 
