@@ -34,7 +34,11 @@ final class ErrorMessages {
   private final LogAccumulator acc;
   private final EvidenceSlot slot;
   private final MessageTexts texts;
-  private final TextMemo<Known> outcomes = new TextMemo<>(MEMO, msg -> new Known(ErrorSignatures.classify(msg)));
+  // by the text as printed (its String is the slot's, hashed once), then by the text with its peer
+  // addresses masked (PeerAddresses), so that a connect error to a new peer is no new classification
+  private final TextMemo<Known> byMasked = new TextMemo<>(MEMO, msg -> new Known(ErrorSignatures.classify(msg)));
+  private final TextMemo<Known> outcomes =
+      new TextMemo<>(MEMO, msg -> PeerAddresses.lookUp(msg, byMasked::get, k -> k.outcome));
   private String lastText;
   private Known lastKnown;
 
@@ -66,7 +70,7 @@ final class ErrorMessages {
     }
     Known known = (Known) texts.meaning(text);
     if (known == null) {
-      known = PeerAddresses.lookUp(msg, outcomes::get, k -> k.outcome);
+      known = outcomes.get(msg);
       texts.meaning(text, known);
     }
     lastText = msg;
