@@ -1,13 +1,11 @@
 package dev.nccltriage.source.log;
 
+import static dev.nccltriage.source.log.LogLines.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nccltriage.evidence.Evidence;
 import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.facts.LogSignals;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,15 +18,6 @@ import org.junit.jupiter.api.Test;
  */
 class JobSignalsTest {
   private static final String N1 = "node01:23051:23051 [0] NCCL INFO ";
-
-  private static LogFacts parse(String... lines) {
-    byte[] bytes = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
-    try {
-      return new NcclLogSource(new ByteArrayInputStream(bytes), 1).read(List.of("-"), Path.of("."));
-    } catch (LogInputException e) {
-      throw new AssertionError(e);
-    }
-  }
 
   private static List<String> cited(LogFacts f, String key) {
     return f.evidenceFor(key).stream().map(Evidence::text).toList();

@@ -1,11 +1,9 @@
 package dev.nccltriage.source.log;
 
+import static dev.nccltriage.source.log.LogLines.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nccltriage.facts.LogFacts;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,19 +18,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class NodeSpanTest {
   private static final String N1 = "node01:23051:23051 [0] NCCL INFO ";
-
-  private static LogFacts parse(String... lines) {
-    return parse(List.of(lines));
-  }
-
-  private static LogFacts parse(List<String> lines) {
-    byte[] bytes = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
-    try {
-      return new NcclLogSource(new ByteArrayInputStream(bytes), 1).read(List.of("-"), Path.of("."));
-    } catch (LogInputException e) {
-      throw new AssertionError(e);
-    }
-  }
 
   private static void assertUnknown(LogFacts f) {
     assertThat(f.nodes()).as("nodes").isNull();
