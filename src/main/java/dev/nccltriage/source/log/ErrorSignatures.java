@@ -174,7 +174,6 @@ final class ErrorSignatures {
     return msg.contains("No such file") || msg.contains("cannot open shared object");
   }
 
-  /** Whether "gid" occurs in any case: every text {@link #GID} matches holds it. */
   // Peer addresses make most connect and remote-error texts new to the memo, so these two run
   // once per line of a failing job: an unanchored alternation is tried at every offset (slow under
   // C1), while its literal parts say where a match can start. The unguarded path keeps the plain
@@ -230,6 +229,7 @@ final class ErrorSignatures {
     return m == null ? null : m.group(1);
   }
 
+  /** Whether "gid" occurs in any case: every text {@link #GID} matches holds it. */
   private static boolean containsGid(String msg) {
     for (int i = msg.length() - 3; i >= 0; i--) {
       char c = msg.charAt(i);

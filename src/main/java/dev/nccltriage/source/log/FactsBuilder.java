@@ -157,19 +157,14 @@ final class FactsBuilder {
       if (values.size() > 1) {
         conflicts.put(name, List.copyOf(values.keySet()));
       }
-      List<Evidence> ev = new ArrayList<>();
-      values.values().forEach(l -> ev.addAll(l.items()));
+      List<Evidence> ev = items(values);
       evidence.put("env." + name, ev.subList(0, Math.min(ev.size(), EvidenceList.KEEP)));
     });
     List<ErrorSignature> errors = new ArrayList<>();
     acc.errors.values().forEach(e -> errors.add(new ErrorSignature(e.kind.id(), e.detail, e.status,
         e.evidence.count(), List.copyOf(e.hosts), e.evidence.items())));
-    List<Evidence> versionEv = new ArrayList<>();
-    acc.versions.values().forEach(l -> versionEv.addAll(l.items()));
-    evidence.put("versions", JobEvidence.first(versionEv));
-    List<Evidence> pluginEv = new ArrayList<>();
-    acc.pluginsLoaded.values().forEach(l -> pluginEv.addAll(l.items()));
-    evidence.put("pluginsLoaded", JobEvidence.first(pluginEv));
+    evidence.put("versions", JobEvidence.first(items(acc.versions)));
+    evidence.put("pluginsLoaded", JobEvidence.first(items(acc.pluginsLoaded)));
     evidence.put("dmabuf", acc.dmabuf.items());
     evidence.put("testsPreamble", acc.testsPreamble.items());
 
@@ -293,6 +288,13 @@ final class FactsBuilder {
       }
       out.add(p);
     }
+    return out;
+  }
+
+  /** Every item of the lists, in the map's order (first-seen value, then line order). */
+  private static List<Evidence> items(Map<String, EvidenceList> lists) {
+    List<Evidence> out = new ArrayList<>();
+    lists.values().forEach(l -> out.addAll(l.items()));
     return out;
   }
 }

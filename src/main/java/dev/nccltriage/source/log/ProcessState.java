@@ -151,7 +151,9 @@ final class ProcessState {
     if (socketIfaces == null) {
       socketIfaces = o.socketIfaces;
     } else if (o.socketIfaces != null && socketIfaces != o.socketIfaces) {
-      addSocketIfaces(o.socketIfaces.toArray(new Iface[0]));
+      for (Iface f : o.socketIfaces) {
+        addSocketIface(f, MAX_SOCKET_IFACES);
+      }
     }
     if (bootstrap == null) {
       bootstrap = o.bootstrap;
