@@ -53,10 +53,9 @@ final class InputPlan {
         units.add(new LogUnit.Whole(i, name, path, false));
         return size;
       }
-      // more parts than threads, so a thread that finishes early takes another part
-      int parts = (int) Math.min(threads * 8L, Math.max(1, size / parallelMinBytes));
-      for (int k = 0; k < parts; k++) {
-        units.add(new LogUnit.Part(i, name, path, size * k / parts, size * (k + 1) / parts));
+      long[] cuts = cuts(size, threads, parallelMinBytes);
+      for (int k = 0; k + 1 < cuts.length; k++) {
+        units.add(new LogUnit.Part(i, name, path, cuts[k], cuts[k + 1]));
       }
       return size;
     } catch (NoSuchFileException e) {
@@ -66,6 +65,33 @@ final class InputPlan {
     } catch (IOException e) {
       throw new LogInputException(name + ": cannot read: " + IoProblems.describe(e), e);
     }
+  }
+
+  /**
+   * Byte offsets that cut a file of {@code size} bytes into parts: 0, the cuts, size. More parts
+   * than threads, so that a thread that finishes early takes another. The last {@code threads}
+   * parts are each cut in four: the threads run out of work within a quarter part of each other,
+   * not a whole part (a 1 GiB log on two threads: 16 parts of 64 MB left one thread idle for up
+   * to 0.45 s at the end). The bulk keeps its large parts: each part starts with an empty
+   * accumulator, which learns every process and text again.
+   */
+  static long[] cuts(long size, int threads, long minBytes) {
+    int parts = (int) Math.min(threads * 8L, Math.max(1, size / minBytes));
+    int tail = parts > threads ? threads : 0; // too few parts: each already lasts a short while
+    long tailFrom = size * (parts - tail) / parts;
+    long[] cuts = new long[parts + 3 * tail + 1];
+    int n = 0;
+    for (int k = 0; k < parts - tail; k++) {
+      cuts[n++] = size * k / parts;
+    }
+    for (int k = 0; k < 4 * tail; k++) {
+      long cut = tailFrom + (size - tailFrom) * k / (4L * tail);
+      if (n == 0 || cut > cuts[n - 1]) { // a tiny file: no empty parts
+        cuts[n++] = cut;
+      }
+    }
+    cuts[n++] = size;
+    return java.util.Arrays.copyOf(cuts, n);
   }
 
   private static boolean isGzip(FileChannel ch) throws IOException {
