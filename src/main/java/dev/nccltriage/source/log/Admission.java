@@ -56,6 +56,15 @@ final class Admission {
     into.evidence.settle(p.evidence, line);
   }
 
+  /**
+   * Whether a process's lines showed something wrong: a host outside the sample with such a
+   * process is admitted whenever the sample is drawn (a line of it before the sample shrank, or
+   * in another part of the file, counts as one after).
+   */
+  static boolean showsWrong(ProcessState p) {
+    return p.wrongLine || showsFallback(p);
+  }
+
   /** What one line put in a fresh state that NCCL prints only when it did not get the fast path. */
   static boolean showsFallback(ProcessState p) {
     if (p.ibNoDeviceSeen || p.hcaListEmpty || p.ibFailed || p.noVerbs || p.ofiFailed || p.ibRuntimeError

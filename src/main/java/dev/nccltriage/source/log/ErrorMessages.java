@@ -89,6 +89,7 @@ final class ErrorMessages {
     ErrorSignatures.Outcome o = known.outcome;
     if (o.failure()) {
       slot.record(acc.failures);
+      p.wrongLine = true;
     }
     if (o.pluginLoaded() != null) {
       slot.record(acc.pluginsLoaded.computeIfAbsent(o.pluginLoaded(), k -> new dev.nccltriage.evidence.EvidenceList()));
@@ -245,6 +246,7 @@ final class ErrorMessages {
       default -> { }
     }
     acc.errorLines++;
+    p.wrongLine = true;
     e.seeHost(p.host);
     slot.record(e.evidence);
     return true;

@@ -121,8 +121,9 @@ final class LogAccumulator {
     for (ProcessState p : o.processes.all()) {
       byte[] host = p.evidence.bytes;
       // a host the other part admitted beyond the sample is admitted here too (while there is room)
-      ProcessState mine = p.evidence.admitted
-          ? processes.admit(host, 0, host.length, p.pid, p.hostFromGluedLine) : null;
+      // and so is one whose lines showed something wrong that a part with fewer hosts simply kept
+      boolean admit = p.evidence.admitted || p.host != null && !processes.keeps(p.host) && Admission.showsWrong(p);
+      ProcessState mine = admit ? processes.admit(host, 0, host.length, p.pid, p.hostFromGluedLine) : null;
       if (mine == null) {
         mine = p.host == null
             ? processes.get(null, -1, -1, p.pid, p.hostFromGluedLine)

@@ -64,6 +64,7 @@ final class ProcessState {
   boolean pluginLoaded; // a net plugin loaded in this process
   boolean initSeen; // lines of its network init: Bootstrap, NET/Plugin, NET/Socket, NET/IB, its version
   boolean noVerbs; // libibverbs could not be loaded: no verbs-based RDMA (IB, IBext, EFA) in this process
+  boolean wrongLine; // a WARN, a failure or an error signature of this process (see Admission)
 
   ProcessState(long pid, boolean hostFromGluedLine, HostEvidence evidence) {
     this.host = evidence.name;
@@ -123,6 +124,7 @@ final class ProcessState {
   void merge(ProcessState o) {
     many |= o.many || host == null && o.host != null;
     devices |= o.devices;
+    wrongLine |= o.wrongLine;
     rankMin = Math.min(rankMin, o.rankMin);
     rankMax = Math.max(rankMax, o.rankMax);
     nRanks = Math.max(nRanks, o.nRanks);

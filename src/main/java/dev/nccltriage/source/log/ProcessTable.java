@@ -174,6 +174,11 @@ final class ProcessTable {
     }
     level = newLevel;
     hostsFolded = true;
+    for (ProcessState p : inOrder) {
+      if (p.host != null && !p.evidence.admitted && !kept(p.host, level) && Admission.showsWrong(p)) {
+        admit(p.evidence);
+      }
+    }
     List<ProcessState> keep = new ArrayList<>(inOrder.size());
     List<ProcessState> gone = new ArrayList<>();
     for (ProcessState p : inOrder) {
@@ -212,16 +217,29 @@ final class ProcessTable {
    */
   ProcessState admit(byte[] b, int hs, int he, long pid, boolean glued) {
     String name = new String(b, hs, he - hs, StandardCharsets.UTF_8);
-    if (!hostEvidence.containsKey(name)) {
-      if (admittedHosts >= limits.admitted()) {
-        admittedFolded = true;
-        return null;
-      }
-      evidence(name).admitted = true;
-      admittedHosts++;
-      admittedHashes.set(name.hashCode() & 0xFFFF);
+    HostEvidence h = hostEvidence.get(name);
+    if (h == null && !admit(evidence(name))) {
+      hostEvidence.remove(name);
+      return null;
     }
     return get(b, hs, he, pid, glued);
+  }
+
+  /** Marks a host admitted beyond the sample; false past {@link Limits#admitted} such hosts. */
+  private boolean admit(HostEvidence h) {
+    if (admittedHosts >= limits.admitted()) {
+      admittedFolded = true;
+      return false;
+    }
+    h.admitted = true;
+    admittedHosts++;
+    admittedHashes.set(h.name.hashCode() & 0xFFFF);
+    return true;
+  }
+
+  /** Whether the sample keeps host {@code name} (admitted or not). */
+  boolean keeps(String name) {
+    return kept(name, level);
   }
 
   boolean admittedFolded() {

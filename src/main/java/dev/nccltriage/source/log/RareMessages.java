@@ -83,6 +83,7 @@ final class RareMessages {
    */
   void warn(ProcessState p, byte[] b, int from, int to, boolean known, int text) {
     slot.record(acc.warnings);
+    p.wrongLine = true;
     // the text parse() decoded for this line, if it did: one String (and one hash) per line
     boolean same = decoded != null && decodedFrom == from && decodedTo == to;
     int s = same ? decodedSlot : seen.slot(text, b, from, to);

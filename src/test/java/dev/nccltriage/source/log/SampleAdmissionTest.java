@@ -106,6 +106,25 @@ class SampleAdmissionTest {
   }
 
   @Test
+  void aWarnBeforeTheSampleShrankAdmitsItsHostAsOneAfterDoes() throws Exception {
+    // the WARN is the first line: its host is kept while the table has room, and the sample drawn
+    // later (or a part with fewer hosts, merged into the job) must not drop it for being outside
+    int sick = outsideTheSample();
+    String name = String.format("host-%05d", sick);
+    String warn = name + ":100:100 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<1234> with status=12 opcode=0\n";
+    String hosts = MemoryBoundsTest.hostsLog(HOSTS, 1, -1);
+    for (String log : List.of(warn + hosts, hosts + warn)) {
+      for (int threads : new int[] {1, 3}) {
+        LogFacts f = read(log, threads, LIMIT, 1024);
+        String where = (log.startsWith(warn) ? "first" : "last") + " line, " + threads + " threads";
+        assertThat(f.leftOut().hostsSampled()).as(where).isTrue();
+        assertThat(f.errors()).as(where).anySatisfy(e -> assertThat(e.hosts()).contains(name));
+        assertThat(f.nodeDetails()).as(where).extracting(n -> n.host()).contains(name);
+      }
+    }
+  }
+
+  @Test
   void anAdmittedHostCitesItsOwnLinesByNumberAndText() throws Exception {
     // a line of a host outside the sample is parsed before it is known to be kept: its evidence
     // must still be that line, as the log has it, when the host is admitted
