@@ -24,6 +24,7 @@ final class LogParser implements LineSink {
   private static final byte[] FAILURE = ascii("failure");
   private static final byte[] ERROR = ascii("error");
   private static final byte[] KUBECTL_POD = ascii("[pod/");
+  private static final int LEVEL_WORD = 5; // "INFO " or "WARN ": the level token's last word
 
   private final LogAccumulator acc;
   private final MessageParser messages;
@@ -110,7 +111,7 @@ final class LogParser implements LineSink {
     hintBuf = b;
     hintStart = s;
     hintSlot = hit;
-    if (hit < 0 || isWarn(b, s + prefixes.length(hit) - NCCL_INFO.length, s + prefixes.length(hit))) {
+    if (hit < 0 || isWarn(b, s + prefixes.length(hit) - LEVEL_WORD, s + prefixes.length(hit))) {
       return -1;
     }
     ChannelParser channels = messages.channels;
@@ -149,7 +150,7 @@ final class LogParser implements LineSink {
       // a thread seen before
       lastSlot = hit;
       int n = prefixes.length(hit);
-      return record(b, s, s + n - NCCL_INFO.length, s + n, e, false, prefixes.process(hit));
+      return record(b, s, s + n - LEVEL_WORD, s + n, e, false, prefixes.process(hit));
     }
     int at = indexOf(b, s, e, NCCL);
     while (at >= 0) {
@@ -250,6 +251,13 @@ final class LogParser implements LineSink {
     return true;
   }
 
+  /** Whether [lvl, msg) is a level token: "NCCL INFO ", "NCCL WARN ", or before 2.3 "INFO ", "WARN ". */
+  private static boolean isLevel(byte[] b, int lvl, int msg) {
+    int n = msg - lvl;
+    return n == NCCL_INFO.length && (startsWith(b, lvl, msg, NCCL_INFO) || startsWith(b, lvl, msg, NCCL_WARN))
+        || n == LEVEL_WORD && (startsWith(b, lvl, msg, INFO) || startsWith(b, lvl, msg, WARN)) && b[lvl + 4] == ' ';
+  }
+
   /** Whether the level token at lvl ("NCCL WARN ", or "WARN " before 2.3; a cached prefix's) is WARN. */
   private static boolean isWarn(byte[] b, int lvl, int msg) {
     int w = msg - 5;
@@ -299,9 +307,9 @@ final class LogParser implements LineSink {
       System.arraycopy(b, s, lastPrefix, 0, n);
       lastPrefixLength = n;
       lastProcess = proc;
-      // "NCCL INFO " and "NCCL WARN " prefixes both: a failing job repeats its WARN lines on every rank
-      lastSlot = msg - lvl == NCCL_INFO.length && (startsWith(b, lvl, msg, NCCL_INFO) || startsWith(b, lvl, msg, NCCL_WARN))
-          ? prefixes.put(b, s, lvl, msg - s, proc) : -1;
+      // "NCCL INFO " and "NCCL WARN " prefixes both: a failing job repeats its WARN lines on every
+      // rank; and before 2.3, "INFO " and "WARN " (a cached prefix's level is read only by isWarn)
+      lastSlot = isLevel(b, lvl, msg) ? prefixes.put(b, s, lvl, msg - s, proc) : -1;
     }
     return proc;
   }

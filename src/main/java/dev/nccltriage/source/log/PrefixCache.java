@@ -9,15 +9,22 @@ package dev.nccltriage.source.log;
  * whose prefixes are about that long, "pid:tid [dev] ". So neither a long host name shared by
  * eight ranks nor threads of one pid whose tids begin alike share a slot. A line is found only by
  * an exact match of its whole prefix; the key only spreads them.
+ *
+ * <p>Two ways: a key names a pair of slots. A thread's "NCCL INFO " and "NCCL WARN " prefixes
+ * have the same key (it ends before the level), and a failing job's threads alternate WARN and
+ * unwind INFO lines: with one slot a key, they evicted each other on every line (half of such a
+ * log's lines parsed their prefix again).
  */
 final class PrefixCache {
   private static final int BITS = 14; // a generation of a 1024-rank job has ~4000 threads
-  private static final int MAX_PREFIX = 64;
+  // a Kubeflow pod's name is long: "pytorchjob-<job>-worker-0:113:548 [0] NCCL INFO " is 83 bytes
+  private static final int MAX_PREFIX = 128;
 
   private final byte[] starts = new byte[MAX_PREFIX << BITS]; // slot i at i * MAX_PREFIX
   private final int[] lengths = new int[1 << BITS];
   private final ProcessState[] processes = new ProcessState[1 << BITS];
   private int keyEnd; // bytes of a line the key covers: set by the first put, 0 before
+  private int lastPut = -1;
 
   private int slot(byte[] b, int s, int e) {
     int k = keyEnd;
@@ -33,7 +40,10 @@ final class PrefixCache {
   /** The slot whose prefix [s, e) starts with (and has a message after), or -1. */
   int find(byte[] b, int s, int e) {
     int i = slot(b, s, e);
-    return i >= 0 && matches(i, b, s, e) ? i : -1;
+    if (i < 0) {
+      return -1;
+    }
+    return matches(i, b, s, e) ? i : matches(i ^ 1, b, s, e) ? i ^ 1 : -1;
   }
 
   /** Whether [s, e) starts with slot i's prefix and has a message after it. */
@@ -47,6 +57,7 @@ final class PrefixCache {
     java.util.Arrays.fill(lengths, 0);
     java.util.Arrays.fill(processes, null);
     keyEnd = 0;
+    lastPut = -1;
   }
 
   int length(int i) {
@@ -64,6 +75,11 @@ final class PrefixCache {
     }
     int i = n > MAX_PREFIX ? -1 : slot(b, s, s + n);
     if (i >= 0) {
+      // the free way, else the one not put last (the other holds the pair's newer prefix)
+      if (lengths[i] != 0 && (lengths[i ^ 1] == 0 || lastPut == i)) {
+        i ^= 1;
+      }
+      lastPut = i;
       System.arraycopy(b, s, starts, i * MAX_PREFIX, n);
       lengths[i] = n;
       processes[i] = p;

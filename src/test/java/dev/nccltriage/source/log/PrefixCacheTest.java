@@ -1,0 +1,63 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class PrefixCacheTest {
+  private final PrefixCache cache = new PrefixCache();
+  private final ProcessState proc = new ProcessTable().get(null, -1, -1, -1, false);
+
+  private static byte[] line(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Puts the prefix of {@code text} up to and including the level token and its space. */
+  private int put(String text) {
+    byte[] b = line(text);
+    int at = text.indexOf("NCCL ");
+    return cache.put(b, 0, at, at + "NCCL INFO ".length(), proc);
+  }
+
+  private int find(String text) {
+    byte[] b = line(text);
+    return cache.find(b, 0, b.length);
+  }
+
+  @Test
+  void aThreadsInfoAndWarnPrefixesAreBothKept() {
+    // same key (it ends before the level): a failing job's threads alternate WARN and unwind lines
+    String warn = "node-021:57856:57856 [6] NCCL WARN Bootstrap : no socket interface found";
+    String info = "node-021:57856:57856 [6] NCCL INFO bootstrap.cc:270 -> 3";
+    put(warn);
+    put(info);
+
+    assertThat(find(warn)).isNotNegative();
+    assertThat(find(info)).isNotNegative();
+    assertThat(find(warn)).isNotEqualTo(find(info));
+  }
+
+  @Test
+  void aThirdPrefixOfTheKeyEvictsTheOlderOfThePair() {
+    String a = "node-021:57856:57856 [6] NCCL WARN a";
+    String b = "node-021:57856:57856 [6] NCCL INFO b";
+    String c = "node-021:57856:57856 [6] NCCL TEST c"; // same key, a third prefix
+    put(a);
+    put(b);
+    put(c);
+
+    assertThat(find(a)).as("oldest, evicted").isNegative();
+    assertThat(find(b)).isNotNegative();
+    assertThat(find(c)).isNotNegative();
+  }
+
+  @Test
+  void aLineIsFoundOnlyByItsWholePrefixAndWithAMessageAfterIt() {
+    put("node-021:57856:57856 [6] NCCL INFO x");
+
+    assertThat(find("node-021:57856:57857 [6] NCCL INFO x")).as("another tid").isNegative();
+    assertThat(find("node-021:57856:57856 [6] NCCL INFO ")).as("nothing after the prefix").isNegative();
+    assertThat(find("node-021:57856:57856 [6] NCCL INFO Channel 00/0")).isNotNegative();
+  }
+}
