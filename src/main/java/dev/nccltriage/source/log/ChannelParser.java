@@ -275,18 +275,25 @@ final class ChannelParser {
 
   /**
    * A connection quoted without its "Channel NN/x :" head ("0[0] -> 8[0] [send] via NET/IB/0"):
-   * parsed like a whole line when it starts with a rank and has " -> " and " via ".
+   * parsed like a whole line, once {@link #mayBeBody} found it starts with a rank and has " -> "
+   * and " via ".
    */
   boolean body(ProcessState p, byte[] b, int m, int e) {
+    consumed = -1;
+    return slowParse(p, b, m, e);
+  }
+
+  /**
+   * Whether b[m, e) may be a channel line's body ("0 1 2 ..." or "0[0] -> 1[1] via ..."): checked
+   * before a state is made for a line without a prefix, so that a line of another program that
+   * starts with a digit (a progress bar, a timestamp) adds no process.
+   */
+  boolean mayBeBody(byte[] b, int m, int e) {
     if (m >= e || !Bytes.isDigit(b[m])) {
       return false;
     }
     int via = indexOf(b, m, e, VIA);
-    if (via < 0 || indexOf(b, m, via, ARROW) < 0) {
-      return false;
-    }
-    consumed = -1;
-    return slowParse(p, b, m, e);
+    return via >= 0 && indexOf(b, m, via, ARROW) >= 0;
   }
 
   /** The rank printing a send line is the one left of "->"; for a receive, the one right of it. */

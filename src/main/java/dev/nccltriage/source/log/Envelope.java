@@ -51,6 +51,45 @@ final class Envelope {
     }
   }
 
+  private static final byte[] DATE_TIME = ascii("0000-00-00T00:00:00"); // '0': a digit; 'T' or ' '
+  private static final byte[] STDOUT = ascii("stdout ");
+  private static final byte[] STDERR = ascii("stderr ");
+
+  /**
+   * Where a line starts once a leading timestamp is cut off: kubectl's {@code --timestamps} and
+   * a container runtime's log file (CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }) put
+   * one before every line, so that no two lines of a thread start alike. {@code s} if the line
+   * does not start with a date and a time ({@code YYYY-MM-DD} then {@code T} or a space,
+   * {@code HH:MM:SS}, any fraction and zone) and a space. Reads no further than a newline.
+   */
+  static int afterTimestamp(byte[] b, int s, int e) {
+    if (e - s < 21 || !Bytes.isDigit(b[s])) {
+      return s;
+    }
+    for (int j = 0; j < DATE_TIME.length; j++) {
+      byte want = DATE_TIME[j];
+      byte c = b[s + j];
+      if (want == '0' ? !Bytes.isDigit(c) : c != want && !(want == 'T' && c == ' ')) {
+        return s; // (every byte checked: none is a newline, so a short line is not read past)
+      }
+    }
+    int i = s + DATE_TIME.length;
+    int max = Math.min(e, s + 40);
+    while (i < max && (Bytes.isDigit(b[i]) || b[i] == '.' || b[i] == ',' || b[i] == ':' || b[i] == '+'
+        || b[i] == '-' || b[i] == 'Z')) {
+      i++;
+    }
+    if (i >= max || b[i] != ' ') {
+      return s;
+    }
+    i++;
+    if (startsWith(b, i, e, STDOUT) || startsWith(b, i, e, STDERR)) {
+      int tag = i + STDOUT.length;
+      i = tag + 1 < e && (b[tag] == 'F' || b[tag] == 'P') && b[tag + 1] == ' ' ? tag + 2 : tag;
+    }
+    return i;
+  }
+
   private static final long B_S = Bytes.broadcast((byte) 'S');
   private static final long B_C = Bytes.broadcast((byte) 'c');
   private static final long B_W = Bytes.broadcast((byte) 'W');

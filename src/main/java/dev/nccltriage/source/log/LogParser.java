@@ -38,6 +38,7 @@ final class LogParser implements LineSink {
   private byte[] hintBuf;
   private int hintStart;
   private int hintSlot;
+  private int hintKey; // where the cached prefix starts: after a leading timestamp
   private byte[] lastPrefix = new byte[128];
   private int lastPrefixLength = -1;
   private ProcessState lastProcess;
@@ -107,15 +108,17 @@ final class LogParser implements LineSink {
    */
   @Override
   public int lineAt(byte[] b, int s, int limit, long lineNo) {
-    int hit = cachedSlot(b, s, limit);
+    int k = Envelope.afterTimestamp(b, s, limit);
+    int hit = cachedSlot(b, k, limit);
     hintBuf = b;
     hintStart = s;
     hintSlot = hit;
-    if (hit < 0 || isWarn(b, s + prefixes.length(hit) - LEVEL_WORD, s + prefixes.length(hit))) {
+    hintKey = k;
+    if (hit < 0 || isWarn(b, k + prefixes.length(hit) - LEVEL_WORD, k + prefixes.length(hit))) {
       return -1;
     }
     ChannelParser channels = messages.channels;
-    int nl = channels.line(b, s + prefixes.length(hit), limit);
+    int nl = channels.line(b, k + prefixes.length(hit), limit);
     if (nl < 0) {
       return -1;
     }
@@ -139,18 +142,21 @@ final class LogParser implements LineSink {
   /** Parses one NCCL record starting in [s, e); returns false if nothing NCCL-like was found. */
   private boolean segment(byte[] b, int s, int e, boolean glued) {
     int hit = -1;
+    int k = s;
     if (!glued && hintBuf == b && hintStart == s) {
       // lineAt looked this line's prefix up already (-1: not cached)
       hintBuf = null;
-      hit = hintSlot >= 0 && e - s > prefixes.length(hintSlot) ? hintSlot : -1;
+      k = hintKey;
+      hit = hintSlot >= 0 && e - k > prefixes.length(hintSlot) ? hintSlot : -1;
     } else if (!glued) {
-      hit = cachedSlot(b, s, e);
+      k = Envelope.afterTimestamp(b, s, e);
+      hit = cachedSlot(b, k, e);
     }
     if (hit >= 0) {
       // a thread seen before
       lastSlot = hit;
       int n = prefixes.length(hit);
-      return record(b, s, s + n - LEVEL_WORD, s + n, e, false, prefixes.process(hit));
+      return record(b, s, k + n - LEVEL_WORD, k + n, e, false, prefixes.process(hit));
     }
     int at = indexOf(b, s, e, NCCL);
     while (at >= 0) {
@@ -190,8 +196,9 @@ final class LogParser implements LineSink {
         }
       }
     }
-    // A prefix the user stripped along with "NCCL INFO": try the message families directly.
-    int m = s;
+    // A prefix the user stripped along with "NCCL INFO" (PyTorch's "Last error:" repeats the last
+    // WARN's text): try the message families directly, after a timestamp as on any other line.
+    int m = glued ? s : Envelope.afterTimestamp(b, s, e);
     while (m < e && (b[m] == ' ' || b[m] == '\t')) {
       m++;
     }
@@ -308,8 +315,12 @@ final class LogParser implements LineSink {
       lastPrefixLength = n;
       lastProcess = proc;
       // "NCCL INFO " and "NCCL WARN " prefixes both: a failing job repeats its WARN lines on every
-      // rank; and before 2.3, "INFO " and "WARN " (a cached prefix's level is read only by isWarn)
-      lastSlot = isLevel(b, lvl, msg) ? prefixes.put(b, s, lvl, msg - s, proc) : -1;
+      // rank; and before 2.3, "INFO " and "WARN " (a cached prefix's level is read only by isWarn).
+      // After a timestamp, from where the record starts: the lines of a thread are found again
+      // from there (the host name is read back to the space before it, as at a line's start).
+      int k = Envelope.afterTimestamp(b, s, lvl);
+      int from = k > s && prefix.start == k ? k : s;
+      lastSlot = isLevel(b, lvl, msg) ? prefixes.put(b, from, lvl, msg - from, proc) : -1;
     }
     return proc;
   }

@@ -130,7 +130,7 @@ final class MessageParser {
         }
         break;
       default:
-        if (Bytes.isDigit(b[m]) && channels.body(p(p), b, m, e)) {
+        if (channels.mayBeBody(b, m, e) && channels.body(p(p), b, m, e)) {
           return true;
         }
         break;

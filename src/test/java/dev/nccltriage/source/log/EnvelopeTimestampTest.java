@@ -1,0 +1,48 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class EnvelopeTimestampTest {
+  private static int after(String line) {
+    byte[] b = line.getBytes(StandardCharsets.US_ASCII);
+    return Envelope.afterTimestamp(b, 0, b.length);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      // kubectl logs --timestamps
+      "2026-05-01T10:00:00.000000001Z host:1:2 [0] NCCL INFO x|31",
+      "2025-05-16T16:39:55.214-07:00 host:1:2 [0] NCCL INFO x|30",
+      "2026-05-01T10:00:00Z host:1:2 [0] NCCL INFO x|21",
+      // a container runtime's log file (CRI): stream and tag after the time
+      "2026-05-01T10:00:00.123456789Z stdout F host:1:2 [0] NCCL INFO x|40",
+      "2026-05-01T10:00:00.123456789Z stderr P host:1:2 [0] NCCL INFO x|40",
+      // a logger's date and time with a space and a comma
+      "2026-05-01 10:00:00,123 host:1:2 [0] NCCL INFO x|24",
+      // not a timestamp: the line is keyed from its start
+      "host:1:2 [0] NCCL INFO 2026-05-01T10:00:00Z|0",
+      "2026-05-01 is the day host:1:2 [0] NCCL INFO x|0",
+      "[2026-05-01 10:00:00] host:1:2 [0] NCCL INFO x|0",
+      "2026-05-01T10:00:00.000000001Z|0",
+      "2026-05-01T10:0a:00Z host:1:2 [0] NCCL INFO x|0"})
+  void aLeadingDateAndTimeIsCutOff(String line, int expected) {
+    assertThat(after(line)).isEqualTo(expected);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"12345", "2026-05-01T1", "2026-05-01T10:00:00.12345678901234567890123456789Z x"})
+  void aShortOrEndlessTimeIsNotATimestamp(String line) {
+    assertThat(after(line)).isZero();
+  }
+
+  @org.junit.jupiter.api.Test
+  void aShortLineIsNotReadPastItsNewline() {
+    // the reader may hand over bytes past the line's end: a date cut by a newline is no timestamp
+    byte[] b = "2026-05\n-01T10:00:00Z host:1:2 [0] NCCL INFO x\n".getBytes(StandardCharsets.US_ASCII);
+    assertThat(Envelope.afterTimestamp(b, 0, b.length)).isZero();
+  }
+}
