@@ -52,17 +52,56 @@ final class Envelope {
   }
 
   private static final byte[] DATE_TIME = ascii("0000-00-00T00:00:00"); // '0': a digit; 'T' or ' '
+  private static final byte[] KUBECTL_POD = ascii("[pod/");
+  private static final byte[] MPI_STDOUT = ascii("<stdout>:");
+  private static final byte[] MPI_STDERR = ascii("<stderr>:");
   private static final byte[] STDOUT = ascii("stdout ");
   private static final byte[] STDERR = ascii("stderr ");
 
   /**
-   * Where a line starts once a leading timestamp is cut off: kubectl's {@code --timestamps} and
-   * a container runtime's log file (CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }) put
-   * one before every line, so that no two lines of a thread start alike. {@code s} if the line
-   * does not start with a date and a time ({@code YYYY-MM-DD} then {@code T} or a space,
-   * {@code HH:MM:SS}, any fraction and zone) and a space. Reads no further than a newline.
+   * Where a line starts once what kubectl and a container runtime put before every line is cut
+   * off: {@code --prefix}'s {@code [pod/NAME/CONTAINER] }, then {@code --timestamps}' date and time
+   * (or a runtime's log file, CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }), then inside
+   * the container Open MPI's {@code [1,0]<stdout>:}. No two lines of a thread start alike with a
+   * timestamp. {@code s} if there is none of them. A timestamp is a date
+   * and a time ({@code YYYY-MM-DD}, {@code T} or a space, {@code HH:MM:SS}, any fraction and zone)
+   * and a space. Reads no further than a newline.
    */
-  static int afterTimestamp(byte[] b, int s, int e) {
+  static int afterWrappers(byte[] b, int s, int e) {
+    return afterMpiTag(b, afterTimestamp(b, afterPod(b, s, e), e), e);
+  }
+
+  /** After Open MPI's {@code --tag-output} {@code [JOB,RANK]<stdout>:} (or stderr) at s; else s. */
+  private static int afterMpiTag(byte[] b, int s, int e) {
+    if (s >= e || b[s] != '[') {
+      return s;
+    }
+    int i = Bytes.skipDigits(b, s + 1, Math.min(e, s + 12));
+    if (i == s + 1 || i >= e || b[i] != ',') {
+      return s;
+    }
+    int j = Bytes.skipDigits(b, i + 1, Math.min(e, i + 12));
+    if (j == i + 1 || j >= e || b[j] != ']') {
+      return s;
+    }
+    j++;
+    return startsWith(b, j, e, MPI_STDOUT) || startsWith(b, j, e, MPI_STDERR) ? j + MPI_STDOUT.length : s;
+  }
+
+  /** After kubectl's {@code [pod/NAME/CONTAINER] } at s; s if there is none. */
+  static int afterPod(byte[] b, int s, int e) {
+    if (s >= e || b[s] != '[' || !startsWith(b, s, e, KUBECTL_POD)) {
+      return s;
+    }
+    int j = s + KUBECTL_POD.length;
+    int max = Math.min(e, s + 512);
+    while (j < max && b[j] != ']' && b[j] != '\n') {
+      j++;
+    }
+    return j + 1 < max && b[j] == ']' && b[j + 1] == ' ' ? j + 2 : s;
+  }
+
+  private static int afterTimestamp(byte[] b, int s, int e) {
     if (e - s < 21 || !Bytes.isDigit(b[s])) {
       return s;
     }

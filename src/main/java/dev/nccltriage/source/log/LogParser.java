@@ -23,7 +23,6 @@ final class LogParser implements LineSink {
   private static final byte[] FRAMEWORK_VERSION = ascii("version:");
   private static final byte[] FAILURE = ascii("failure");
   private static final byte[] ERROR = ascii("error");
-  private static final byte[] KUBECTL_POD = ascii("[pod/");
   private static final int LEVEL_WORD = 5; // "INFO " or "WARN ": the level token's last word
 
   private final LogAccumulator acc;
@@ -108,7 +107,7 @@ final class LogParser implements LineSink {
    */
   @Override
   public int lineAt(byte[] b, int s, int limit, long lineNo) {
-    int k = Envelope.afterTimestamp(b, s, limit);
+    int k = Envelope.afterWrappers(b, s, limit);
     int hit = cachedSlot(b, k, limit);
     hintBuf = b;
     hintStart = s;
@@ -149,7 +148,7 @@ final class LogParser implements LineSink {
       k = hintKey;
       hit = hintSlot >= 0 && e - k > prefixes.length(hintSlot) ? hintSlot : -1;
     } else if (!glued) {
-      k = Envelope.afterTimestamp(b, s, e);
+      k = Envelope.afterWrappers(b, s, e);
       hit = cachedSlot(b, k, e);
     }
     if (hit >= 0) {
@@ -198,7 +197,7 @@ final class LogParser implements LineSink {
     }
     // A prefix the user stripped along with "NCCL INFO" (PyTorch's "Last error:" repeats the last
     // WARN's text): try the message families directly, after a timestamp as on any other line.
-    int m = glued ? s : Envelope.afterTimestamp(b, s, e);
+    int m = glued ? s : Envelope.afterWrappers(b, s, e);
     while (m < e && (b[m] == ' ' || b[m] == '\t')) {
       m++;
     }
@@ -215,6 +214,10 @@ final class LogParser implements LineSink {
    */
   private boolean record(byte[] b, int s, int lvl, int msg, int e, boolean glued, ProcessState known) {
     acc.ncclLines++;
+    if (!glued && b[s] == '[' && Envelope.afterPod(b, s, lvl) > s) {
+      // kubectl logs --prefix: the log comes from a Pod (every such record, cached prefix or not)
+      slot.record(acc.kubernetes);
+    }
     ProcessState proc = known != null ? known : process(b, s, lvl, msg, glued);
     boolean warn = isWarn(b, lvl, msg);
     if (!warn && msg < e && (b[msg] == 'C' || b[msg] == 'R')) {
@@ -297,9 +300,6 @@ final class LogParser implements LineSink {
     if (outside) {
       proc = admission.begin(proc, b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
     }
-    if (prefix.start > s && indexOf(b, s, prefix.start, KUBECTL_POD) >= 0) {
-      slot.record(acc.kubernetes); // kubectl logs --prefix: the log comes from a Pod
-    }
     if (prefix.device >= 0 && prefix.device < 64) {
       proc.devices |= 1L << prefix.device;
     }
@@ -318,7 +318,7 @@ final class LogParser implements LineSink {
       // rank; and before 2.3, "INFO " and "WARN " (a cached prefix's level is read only by isWarn).
       // After a timestamp, from where the record starts: the lines of a thread are found again
       // from there (the host name is read back to the space before it, as at a line's start).
-      int k = Envelope.afterTimestamp(b, s, lvl);
+      int k = Envelope.afterWrappers(b, s, lvl);
       int from = k > s && prefix.start == k ? k : s;
       lastSlot = isLevel(b, lvl, msg) ? prefixes.put(b, from, lvl, msg - from, proc) : -1;
     }

@@ -6,10 +6,10 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class EnvelopeTimestampTest {
+class EnvelopeWrappersTest {
   private static int after(String line) {
     byte[] b = line.getBytes(StandardCharsets.US_ASCII);
-    return Envelope.afterTimestamp(b, 0, b.length);
+    return Envelope.afterWrappers(b, 0, b.length);
   }
 
   @ParameterizedTest
@@ -28,8 +28,19 @@ class EnvelopeTimestampTest {
       "2026-05-01 is the day host:1:2 [0] NCCL INFO x|0",
       "[2026-05-01 10:00:00] host:1:2 [0] NCCL INFO x|0",
       "2026-05-01T10:00:00.000000001Z|0",
-      "2026-05-01T10:0a:00Z host:1:2 [0] NCCL INFO x|0"})
-  void aLeadingDateAndTimeIsCutOff(String line, int expected) {
+      "2026-05-01T10:0a:00Z host:1:2 [0] NCCL INFO x|0",
+      // kubectl --prefix, with and without --timestamps
+      "[pod/trainer-0/pytorch] host:1:2 [0] NCCL INFO x|24",
+      "[pod/trainer-0/pytorch] 2026-05-01T10:00:00.123456789Z host:1:2 [0] NCCL INFO x|55",
+      "[pod/trainer-0/pytorch]host:1:2 [0] NCCL INFO x|0",
+      "[pod/trainer-0/pytorch|0",
+      // mpirun --tag-output, alone and inside a Pod's timestamped log
+      "[1,0]<stdout>:host:1:2 [0] NCCL INFO x|14",
+      "[12,345]<stderr>:host:1:2 [0] NCCL INFO x|17",
+      "2026-05-01T10:00:00Z [1,0]<stdout>:host:1:2 [0] NCCL INFO x|35",
+      "[1,0]<stdin>:host:1:2 [0] NCCL INFO x|0",
+      "[1]<stdout>:host:1:2 [0] NCCL INFO x|0"})
+  void kubectlsRuntimesAndMpirunsWrappersAreCutOff(String line, int expected) {
     assertThat(after(line)).isEqualTo(expected);
   }
 
@@ -43,6 +54,8 @@ class EnvelopeTimestampTest {
   void aShortLineIsNotReadPastItsNewline() {
     // the reader may hand over bytes past the line's end: a date cut by a newline is no timestamp
     byte[] b = "2026-05\n-01T10:00:00Z host:1:2 [0] NCCL INFO x\n".getBytes(StandardCharsets.US_ASCII);
-    assertThat(Envelope.afterTimestamp(b, 0, b.length)).isZero();
+    assertThat(Envelope.afterWrappers(b, 0, b.length)).isZero();
+    byte[] pod = "[pod/a\n] 2026-05-01T10:00:00Z host:1:2 [0] NCCL INFO x\n".getBytes(StandardCharsets.US_ASCII);
+    assertThat(Envelope.afterWrappers(pod, 0, pod.length)).isZero();
   }
 }

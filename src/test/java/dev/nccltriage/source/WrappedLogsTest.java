@@ -11,11 +11,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A timestamp before every line (kubectl --timestamps, a container runtime's log file) changes no
- * fact the rules read: the lines of a thread are found again after it (the prefix cache keys them
- * from where the record starts), and each line is still its own.
+ * What kubectl, a container runtime or mpirun puts around every line (a timestamp, a Pod prefix,
+ * a rank tag, CRLF) changes no fact the rules read, for every sample and corpus log: the lines of
+ * a thread are found again after it (the prefix cache keys them from where the record starts),
+ * each line is still its own, and a bare message (PyTorch's "Last error:" repeats the WARN's text)
+ * is still read after it.
  */
-class TimestampedLogsTest {
+class WrappedLogsTest {
   static Stream<Path> logs() throws Exception {
     return Logs.allLogs().stream();
   }
@@ -48,5 +50,25 @@ class TimestampedLogsTest {
 
     assertThat(facts(Logs.parse(stamped(text, "")))).as("kubectl --timestamps").isEqualTo(plain);
     assertThat(facts(Logs.parse(stamped(text, "stdout F ")))).as("CRI log file").isEqualTo(plain);
+  }
+
+  /** What else wraps every line the same way: each must change no fact either. */
+  @ParameterizedTest
+  @MethodSource("logs")
+  void aWrapperAroundEveryLineChangesNoFact(Path log) throws Exception {
+    String text = Files.readString(log);
+    List<Object> plain = facts(Logs.parse(text));
+
+    assertThat(facts(Logs.parse(each(text, "[pod/trainer-0/pytorch] ", "")))).as("kubectl --prefix").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "[1,0]<stdout>:", "")))).as("mpirun --tag-output").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "", "\r")))).as("CRLF line ends").isEqualTo(plain);
+  }
+
+  private static String each(String log, String before, String after) {
+    StringBuilder b = new StringBuilder();
+    for (String line : log.split("\n", -1)) {
+      b.append(before).append(line).append(after).append('\n');
+    }
+    return b.toString();
   }
 }
