@@ -61,6 +61,7 @@ class WrappedLogsTest {
 
     assertThat(facts(Logs.parse(each(text, "[pod/trainer-0/pytorch] ", "")))).as("kubectl --prefix").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "[1,0]<stdout>:", "")))).as("mpirun --tag-output").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "[default0]:", "")))).as("torchrun's local rank tag").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "", "\r")))).as("CRLF line ends").isEqualTo(plain);
   }
 

@@ -62,13 +62,27 @@ final class Envelope {
    * Where a line starts once what kubectl and a container runtime put before every line is cut
    * off: {@code --prefix}'s {@code [pod/NAME/CONTAINER] }, then {@code --timestamps}' date and time
    * (or a runtime's log file, CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }), then inside
-   * the container Open MPI's {@code [1,0]<stdout>:}. No two lines of a thread start alike with a
+   * the container Open MPI's {@code [1,0]<stdout>:} or torchrun's {@code [default0]:}. No two lines of a thread start alike with a
    * timestamp. {@code s} if there is none of them. A timestamp is a date
    * and a time ({@code YYYY-MM-DD}, {@code T} or a space, {@code HH:MM:SS}, any fraction and zone)
    * and a space. Reads no further than a newline.
    */
   static int afterWrappers(byte[] b, int s, int e) {
-    return afterMpiTag(b, afterTimestamp(b, afterPod(b, s, e), e), e);
+    return afterRankTag(b, afterMpiTag(b, afterTimestamp(b, afterPod(b, s, e), e), e), e);
+  }
+
+  /** After torchrun's {@code [default0]:} (its role and local rank; PyTorch's {@code [rank0]:}) at s; else s. */
+  private static int afterRankTag(byte[] b, int s, int e) {
+    if (s >= e || b[s] != '[') {
+      return s;
+    }
+    int i = s + 1;
+    int max = Math.min(e, s + 64);
+    while (i < max && (b[i] >= 'a' && b[i] <= 'z' || b[i] >= 'A' && b[i] <= 'Z' || b[i] == '_')) {
+      i++;
+    }
+    int j = Bytes.skipDigits(b, i, max);
+    return j > i && j + 1 < e && b[j] == ']' && b[j + 1] == ':' ? (j + 2 < e && b[j + 2] == ' ' ? j + 3 : j + 2) : s;
   }
 
   /** After Open MPI's {@code --tag-output} {@code [JOB,RANK]<stdout>:} (or stderr) at s; else s. */

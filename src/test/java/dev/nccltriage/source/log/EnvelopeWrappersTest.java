@@ -39,7 +39,12 @@ class EnvelopeWrappersTest {
       "[12,345]<stderr>:host:1:2 [0] NCCL INFO x|17",
       "2026-05-01T10:00:00Z [1,0]<stdout>:host:1:2 [0] NCCL INFO x|35",
       "[1,0]<stdin>:host:1:2 [0] NCCL INFO x|0",
-      "[1]<stdout>:host:1:2 [0] NCCL INFO x|0"})
+      "[1]<stdout>:host:1:2 [0] NCCL INFO x|0",
+      // torchrun's role and local rank; PyTorch's rank tag
+      "[default0]:host:1:2 [0] NCCL INFO x|11",
+      "[rank12]: host:1:2 [0] NCCL INFO x|10",
+      "[default]:host:1:2 [0] NCCL INFO x|0",
+      "[0] NCCL INFO x|0"})
   void kubectlsRuntimesAndMpirunsWrappersAreCutOff(String line, int expected) {
     assertThat(after(line)).isEqualTo(expected);
   }
