@@ -51,7 +51,7 @@ final class Envelope {
     }
   }
 
-  private static final byte[] DATE_TIME = ascii("0000-00-00T00:00:00"); // '0': a digit; 'T' or ' '
+  private static final int DATE_TIME_LENGTH = "0000-00-00T00:00:00".length();
   private static final byte[] KUBECTL_POD = ascii("[pod/");
   private static final byte[] MPI_STDOUT = ascii("<stdout>:");
   private static final byte[] MPI_STDERR = ascii("<stderr>:");
@@ -62,44 +62,49 @@ final class Envelope {
    * Where a line starts once what kubectl and a container runtime put before every line is cut
    * off: {@code --prefix}'s {@code [pod/NAME/CONTAINER] }, then {@code --timestamps}' date and time
    * (or a runtime's log file, CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }), then inside
-   * the container Open MPI's {@code [1,0]<stdout>:} or torchrun's {@code [default0]:}. No two lines of a thread start alike with a
-   * timestamp. {@code s} if there is none of them. A timestamp is a date
-   * and a time ({@code YYYY-MM-DD}, {@code T} or a space, {@code HH:MM:SS}, any fraction and zone)
-   * and a space. Reads no further than a newline.
+   * the container Open MPI's {@code [1,0]<stdout>:} or torchrun's {@code [default0]:}. No two
+   * lines of a thread start alike with a timestamp. {@code s} if there is none of them. A
+   * timestamp is a date and a time ({@code YYYY-MM-DD}, {@code T} or a space, {@code HH:MM:SS}, any
+   * fraction and zone) and a space. Reads no further than a newline.
    */
   static int afterWrappers(byte[] b, int s, int e) {
-    return afterRankTag(b, afterMpiTag(b, afterTimestamp(b, afterPod(b, s, e), e), e), e);
-  }
-
-  /** After torchrun's {@code [default0]:} (its role and local rank; PyTorch's {@code [rank0]:}) at s; else s. */
-  private static int afterRankTag(byte[] b, int s, int e) {
-    if (s >= e || b[s] != '[') {
+    if (s >= e) {
       return s;
     }
-    int i = s + 1;
+    byte c = b[s];
+    if (c != '[' && !Bytes.isDigit(c)) {
+      return s; // most lines: one test
+    }
+    int i = afterTimestamp(b, c == '[' ? afterPod(b, s, e) : s, e);
+    return i < e && b[i] == '[' ? afterTag(b, i, e) : i;
+  }
+
+  /**
+   * After a rank's tag at s ('['): Open MPI's {@code --tag-output} {@code [JOB,RANK]<stdout>:} (or
+   * stderr), torchrun's {@code [default0]:} (its role and local rank), PyTorch's {@code [rank0]: };
+   * else s.
+   */
+  private static int afterTag(byte[] b, int s, int e) {
     int max = Math.min(e, s + 64);
+    int i = s + 1;
     while (i < max && (b[i] >= 'a' && b[i] <= 'z' || b[i] >= 'A' && b[i] <= 'Z' || b[i] == '_')) {
       i++;
     }
     int j = Bytes.skipDigits(b, i, max);
-    return j > i && j + 1 < e && b[j] == ']' && b[j + 1] == ':' ? (j + 2 < e && b[j + 2] == ' ' ? j + 3 : j + 2) : s;
-  }
-
-  /** After Open MPI's {@code --tag-output} {@code [JOB,RANK]<stdout>:} (or stderr) at s; else s. */
-  private static int afterMpiTag(byte[] b, int s, int e) {
-    if (s >= e || b[s] != '[') {
+    if (j == i || j + 1 >= e) {
       return s;
     }
-    int i = Bytes.skipDigits(b, s + 1, Math.min(e, s + 12));
-    if (i == s + 1 || i >= e || b[i] != ',') {
+    if (b[j] == ',' && i == s + 1) {
+      int k = Bytes.skipDigits(b, j + 1, max);
+      if (k == j + 1 || k >= e || b[k] != ']') {
+        return s;
+      }
+      return startsWith(b, k + 1, e, MPI_STDOUT) || startsWith(b, k + 1, e, MPI_STDERR) ? k + 1 + MPI_STDOUT.length : s;
+    }
+    if (b[j] != ']' || b[j + 1] != ':') {
       return s;
     }
-    int j = Bytes.skipDigits(b, i + 1, Math.min(e, i + 12));
-    if (j == i + 1 || j >= e || b[j] != ']') {
-      return s;
-    }
-    j++;
-    return startsWith(b, j, e, MPI_STDOUT) || startsWith(b, j, e, MPI_STDERR) ? j + MPI_STDOUT.length : s;
+    return j + 2 < e && b[j + 2] == ' ' ? j + 3 : j + 2;
   }
 
   /** After kubectl's {@code [pod/NAME/CONTAINER] } at s; s if there is none. */
@@ -115,18 +120,40 @@ final class Envelope {
     return j + 1 < max && b[j] == ']' && b[j + 1] == ' ' ? j + 2 : s;
   }
 
+  // lanes of a little-endian word: "YYYY-MM-" has its dashes in lanes 4 and 7, "DDTHH:MM" its
+  // 'T' (or a space) in lane 2 and its colon in lane 5; the other lanes are digits
+  private static final long DATE_SEPARATORS = 0xFFL << 56 | 0xFFL << 32;
+  private static final long DATE_DASHES = (long) '-' << 56 | (long) '-' << 32;
+  private static final long DATE_DIGITS = 0x0080800080808080L;
+  private static final long TIME_SEPARATORS = 0xFFL << 40 | 0xFFL << 16;
+  private static final long TIME_T = (long) ':' << 40 | (long) 'T' << 16;
+  private static final long TIME_SPACE = (long) ':' << 40 | (long) ' ' << 16;
+  private static final long TIME_DIGITS = 0x8080008080008080L;
+
+  /** Whether the lanes of w marked in {@code lanes} (their high bits) are ASCII digits. */
+  private static boolean digitLanes(long w, long lanes) {
+    long x = w ^ 0x3030303030303030L; // a digit lane is now 0-9
+    // a lane of 10 or more reaches its high bit when 0x76 is added; one above 0x7F has it already
+    // (a carry out of such a lane may spoil the next: the word is rejected either way)
+    return ((x | x + 0x7676767676767676L) & lanes) == 0;
+  }
+
   private static int afterTimestamp(byte[] b, int s, int e) {
+    // "YYYY-MM-" and "DDTHH:MM" as two words, then ":SS": every byte is checked (none is a
+    // newline, so a short line is not read past); every line of an application's log that starts
+    // with its own timestamp comes here
     if (e - s < 21 || !Bytes.isDigit(b[s])) {
       return s;
     }
-    for (int j = 0; j < DATE_TIME.length; j++) {
-      byte want = DATE_TIME[j];
-      byte c = b[s + j];
-      if (want == '0' ? !Bytes.isDigit(c) : c != want && !(want == 'T' && c == ' ')) {
-        return s; // (every byte checked: none is a newline, so a short line is not read past)
-      }
+    long date = Bytes.word(b, s);
+    long time = Bytes.word(b, s + 8);
+    if ((date & DATE_SEPARATORS) != DATE_DASHES || !digitLanes(date, DATE_DIGITS)
+        || (time & TIME_SEPARATORS) != TIME_T && (time & TIME_SEPARATORS) != TIME_SPACE
+        || !digitLanes(time, TIME_DIGITS) || b[s + 16] != ':' || !Bytes.isDigit(b[s + 17])
+        || !Bytes.isDigit(b[s + 18])) {
+      return s;
     }
-    int i = s + DATE_TIME.length;
+    int i = s + DATE_TIME_LENGTH;
     int max = Math.min(e, s + 40);
     while (i < max && (Bytes.isDigit(b[i]) || b[i] == '.' || b[i] == ',' || b[i] == ':' || b[i] == '+'
         || b[i] == '-' || b[i] == 'Z')) {

@@ -197,7 +197,7 @@ final class LogParser implements LineSink {
     }
     // A prefix the user stripped along with "NCCL INFO" (PyTorch's "Last error:" repeats the last
     // WARN's text): try the message families directly, after a timestamp as on any other line.
-    int m = glued ? s : Envelope.afterWrappers(b, s, e);
+    int m = k;
     while (m < e && (b[m] == ' ' || b[m] == '\t')) {
       m++;
     }

@@ -29,6 +29,11 @@ class EnvelopeWrappersTest {
       "[2026-05-01 10:00:00] host:1:2 [0] NCCL INFO x|0",
       "2026-05-01T10:00:00.000000001Z|0",
       "2026-05-01T10:0a:00Z host:1:2 [0] NCCL INFO x|0",
+      "2026-0X-01T10:00:00Z host:1:2 [0] NCCL INFO x|0",
+      "2026-05-01X10:00:00Z host:1:2 [0] NCCL INFO x|0",
+      "2026/05/01T10:00:00Z host:1:2 [0] NCCL INFO x|0",
+      "2026-05-01T10:00:0Z host:1:2 [0] NCCL INFO x|0",
+      "9999-99-99T99:99:99 host:1:2 [0] NCCL INFO x|20",
       // kubectl --prefix, with and without --timestamps
       "[pod/trainer-0/pytorch] host:1:2 [0] NCCL INFO x|24",
       "[pod/trainer-0/pytorch] 2026-05-01T10:00:00.123456789Z host:1:2 [0] NCCL INFO x|55",
@@ -53,6 +58,15 @@ class EnvelopeWrappersTest {
   @CsvSource({"12345", "2026-05-01T1", "2026-05-01T10:00:00.12345678901234567890123456789Z x"})
   void aShortOrEndlessTimeIsNotATimestamp(String line) {
     assertThat(after(line)).isZero();
+  }
+
+  @org.junit.jupiter.api.Test
+  void aByteAboveAsciiWhereADigitBelongsIsNoTimestamp() {
+    for (int at : new int[] {1, 5, 9, 12, 15, 18}) {
+      byte[] b = "2026-05-01T10:00:00Z host:1:2 [0] NCCL INFO x".getBytes(StandardCharsets.US_ASCII);
+      b[at] = (byte) 0xB9; // '9' with the high bit set
+      assertThat(Envelope.afterWrappers(b, 0, b.length)).as("byte %d", at).isZero();
+    }
   }
 
   @org.junit.jupiter.api.Test
