@@ -14,6 +14,16 @@ import java.nio.file.Path;
 public final class KindsBench {
   private KindsBench() {}
 
+  /** One pass of the parser over {@code data} on this thread: its CPU nanoseconds and lines. */
+  public static long[] pass(byte[] data) throws java.io.IOException {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    LogAccumulator acc = new LogAccumulator();
+    LogParser parser = new LogParser(acc, "bench");
+    long t0 = mx.getCurrentThreadCpuTime();
+    new LineReader(LineReader.DEFAULT_MAX_LINE).read(new ByteArrayInputStream(data), data.length, parser);
+    return new long[] {mx.getCurrentThreadCpuTime() - t0, acc.lines};
+  }
+
   public static void main(String[] args) throws Exception {
     int runs = Integer.getInteger("runs", 5);
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
