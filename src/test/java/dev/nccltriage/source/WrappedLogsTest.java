@@ -63,6 +63,9 @@ class WrappedLogsTest {
     assertThat(facts(Logs.parse(each(text, "[1,0]<stdout>:", "")))).as("mpirun --tag-output").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "[default0]:", "")))).as("torchrun's local rank tag").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "", "\r")))).as("CRLF line ends").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "\u001b[32m", "\u001b[0m")))).as("ANSI colour").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "(RayWorkerWrapper pid=3051, ip=10.0.0.1) ", "")))).as("Ray's prefix")
+        .isEqualTo(plain);
   }
 
   private static String each(String log, String before, String after) {

@@ -54,6 +54,7 @@ final class Envelope {
   private static final int DATE_TIME_LENGTH = "0000-00-00T00:00:00".length();
   private static final byte[] KUBECTL_POD = ascii("[pod/");
   private static final byte[] MPI_STDOUT = ascii("<stdout>:");
+  private static final byte[] RAY_PID = ascii("pid=");
   private static final byte[] MPI_STDERR = ascii("<stderr>:");
   private static final byte[] STDOUT = ascii("stdout ");
   private static final byte[] STDERR = ascii("stderr ");
@@ -62,7 +63,8 @@ final class Envelope {
    * Where a line starts once what kubectl and a container runtime put before every line is cut
    * off: {@code --prefix}'s {@code [pod/NAME/CONTAINER] }, then {@code --timestamps}' date and time
    * (or a runtime's log file, CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }), then inside
-   * the container Open MPI's {@code [1,0]<stdout>:} or torchrun's {@code [default0]:}. No two
+   * the container Ray's {@code (NAME pid=N, ip=A) }, then Open MPI's {@code [1,0]<stdout>:} or
+   * torchrun's {@code [default0]:}. No two
    * lines of a thread start alike with a timestamp. {@code s} if there is none of them. A
    * timestamp is a date and a time ({@code YYYY-MM-DD}, {@code T} or a space, {@code HH:MM:SS}, any
    * fraction and zone) and a space. Reads no further than a newline.
@@ -72,11 +74,28 @@ final class Envelope {
       return s;
     }
     byte c = b[s];
-    if (c != '[' && !Bytes.isDigit(c)) {
+    if (c != '[' && c != '(' && !Bytes.isDigit(c)) {
       return s; // most lines: one test
     }
     int i = afterTimestamp(b, c == '[' ? afterPod(b, s, e) : s, e);
+    if (i < e && b[i] == '(') {
+      i = afterRay(b, i, e);
+    }
     return i < e && b[i] == '[' ? afterTag(b, i, e) : i;
+  }
+
+  /** After Ray's {@code (RayWorkerWrapper pid=3051, ip=10.0.0.1) } at s ('('); else s. */
+  private static int afterRay(byte[] b, int s, int e) {
+    int max = Math.min(e, s + 160);
+    int close = s + 1;
+    while (close < max && b[close] != ')' && b[close] != '\n') {
+      close++;
+    }
+    if (close + 1 >= max || b[close] != ')' || b[close + 1] != ' ') {
+      return s;
+    }
+    int pid = Bytes.indexOf(b, s + 1, close, RAY_PID);
+    return pid >= 0 && (pid == s + 1 || b[pid - 1] == ' ') && Bytes.isDigit(b[pid + RAY_PID.length]) ? close + 2 : s;
   }
 
   /**

@@ -49,7 +49,14 @@ class EnvelopeWrappersTest {
       "[default0]:host:1:2 [0] NCCL INFO x|11",
       "[rank12]: host:1:2 [0] NCCL INFO x|10",
       "[default]:host:1:2 [0] NCCL INFO x|0",
-      "[0] NCCL INFO x|0"})
+      "[0] NCCL INFO x|0",
+      // Ray's worker prefix, alone and after kubectl's timestamp
+      "(RayWorkerWrapper pid=3051, ip=10.0.0.1) host:1:2 [0] NCCL INFO x|41",
+      "(pid=3051) host:1:2 [0] NCCL INFO x|11",
+      "2026-05-01T10:00:00Z (pid=3051) host:1:2 [0] NCCL INFO x|32",
+      "(see pid=3051)host:1:2 [0] NCCL INFO x|0",
+      "(ppid=3051) host:1:2 [0] NCCL INFO x|0",
+      "(pid=) host:1:2 [0] NCCL INFO x|0"})
   void kubectlsRuntimesAndMpirunsWrappersAreCutOff(String line, int expected) {
     assertThat(after(line)).isEqualTo(expected);
   }
