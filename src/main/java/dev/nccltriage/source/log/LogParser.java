@@ -155,7 +155,7 @@ final class LogParser implements LineSink {
       // a thread seen before
       lastSlot = hit;
       int n = prefixes.length(hit);
-      return record(b, s, k + n - LEVEL_WORD, k + n, e, false, prefixes.process(hit));
+      return record(b, s, k, k + n - LEVEL_WORD, k + n, e, false, prefixes.process(hit));
     }
     int at = indexOf(b, s, e, NCCL);
     while (at >= 0) {
@@ -163,7 +163,7 @@ final class LogParser implements LineSink {
       if ((startsWith(b, lv, e, INFO) || startsWith(b, lv, e, WARN)) && (lv + 4 == e || b[lv + 4] == ' ')) {
         // a level token, not "NCCL WARN" quoted in a grep or an alert rule
         int msg = Math.min(e, lv + 5);
-        return record(b, s, at, msg, e, glued, null);
+        return record(b, s, k, at, msg, e, glued, null);
       }
       if (startsWith(b, lv, e, TRACE) || startsWith(b, lv, e, CALL)) {
         acc.ncclLines++;
@@ -191,7 +191,7 @@ final class LogParser implements LineSink {
       if (startsWith(b, br, e, OLD_INFO) || startsWith(b, br, e, OLD_WARN)) {
         prefix.parse(b, s, br + 2);
         if (prefix.hostStart >= 0) { // "host:pid:tid [dev] INFO", not any logger's "] INFO "
-          return record(b, s, br + 2, br + 7, e, glued, null);
+          return record(b, s, k, br + 2, br + 7, e, glued, null);
         }
       }
     }
@@ -209,16 +209,17 @@ final class LogParser implements LineSink {
   }
 
   /**
-   * An NCCL record whose level token starts at {@code lvl} and message at {@code msg}. A second
-   * envelope inside the message means two lines were glued together: split there.
+   * An NCCL record whose level token starts at {@code lvl} and message at {@code msg}; {@code k}:
+   * where the line starts after its wrappers (the prefix cache's key). A second envelope inside the
+   * message means two lines were glued together: split there.
    */
-  private boolean record(byte[] b, int s, int lvl, int msg, int e, boolean glued, ProcessState known) {
+  private boolean record(byte[] b, int s, int k, int lvl, int msg, int e, boolean glued, ProcessState known) {
     acc.ncclLines++;
     if (!glued && b[s] == '[' && Envelope.afterPod(b, s, lvl) > s) {
       // kubectl logs --prefix: the log comes from a Pod (every such record, cached prefix or not)
       slot.record(acc.kubernetes);
     }
-    ProcessState proc = known != null ? known : process(b, s, lvl, msg, glued);
+    ProcessState proc = known != null ? known : process(b, s, k, lvl, msg, glued);
     boolean warn = isWarn(b, lvl, msg);
     if (!warn && msg < e && (b[msg] == 'C' || b[msg] == 'R')) {
       // Channel lines are most of a large log: parse first, then look for a glued record only in
@@ -289,7 +290,7 @@ final class LogParser implements LineSink {
    * of a host outside the sample gets a state of its own, settled by {@link Admission#end} once
    * the line is parsed; such prefixes are not cached, so each of its lines is looked at.
    */
-  private ProcessState process(byte[] b, int s, int lvl, int msg, boolean glued) {
+  private ProcessState process(byte[] b, int s, int k, int lvl, int msg, boolean glued) {
     int n = lvl - s;
     if (lastProcess != null && !glued && n == lastPrefixLength && Bytes.equal(b, s, lastPrefix, n)) {
       return lastProcess;
@@ -318,7 +319,6 @@ final class LogParser implements LineSink {
       // rank; and before 2.3, "INFO " and "WARN " (a cached prefix's level is read only by isWarn).
       // After a timestamp, from where the record starts: the lines of a thread are found again
       // from there (the host name is read back to the space before it, as at a line's start).
-      int k = Envelope.afterWrappers(b, s, lvl);
       int from = k > s && prefix.start == k ? k : s;
       lastSlot = isLevel(b, lvl, msg) ? prefixes.put(b, from, lvl, msg - from, proc) : -1;
     }

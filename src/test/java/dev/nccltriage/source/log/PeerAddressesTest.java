@@ -39,11 +39,7 @@ class PeerAddressesTest {
   void anAnswerThatQuotesDigitsIsTheTextsOwn() {
     // a detail with digits may hold the address itself: the masked text's answer is not used
     StringBuilder asked = new StringBuilder();
-    ErrorSignatures.Outcome own = PeerAddresses.lookUp("Call to ibv_modify_qp failed with error peer 10.1.2.3<4>",
-        m -> {
-          asked.append('[').append(m).append(']');
-          return ErrorSignatures.classify(m);
-        }, o -> o);
+    ErrorSignatures.Outcome own = lookUp("Call to ibv_modify_qp failed with error peer 10.1.2.3<4>", asked);
     assertThat(own.detail()).isEqualTo("peer 10.1.2.3<4>");
     assertThat(asked.toString()).contains("[Call to ibv_modify_qp failed with error peer 0.0.0.0<0>]");
   }
@@ -51,12 +47,16 @@ class PeerAddressesTest {
   @Test
   void anAnswerWithoutDigitsServesEveryPeer() {
     StringBuilder asked = new StringBuilder();
-    ErrorSignatures.Outcome o = PeerAddresses.lookUp("socketStartConnect: Connect to 10.1.2.3<4> failed : Connection refused",
-        m -> {
-          asked.append('[').append(m).append(']');
-          return ErrorSignatures.classify(m);
-        }, x -> x);
+    ErrorSignatures.Outcome o = lookUp("socketStartConnect: Connect to 10.1.2.3<4> failed : Connection refused", asked);
     assertThat(o.detail()).isEqualTo("Connection refused");
     assertThat(asked.toString()).isEqualTo("[socketStartConnect: Connect to 0.0.0.0<0> failed : Connection refused]");
+  }
+
+  /** PeerAddresses.lookUp with the plain classification, noting each text it was asked, "[..]". */
+  private static ErrorSignatures.Outcome lookUp(String msg, StringBuilder asked) {
+    return PeerAddresses.lookUp(msg, m -> {
+      asked.append('[').append(m).append(']');
+      return ErrorSignatures.classify(m);
+    }, o -> o);
   }
 }
