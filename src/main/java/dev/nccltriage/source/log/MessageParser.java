@@ -102,10 +102,10 @@ final class MessageParser {
         break;
       case 'U':
         if (startsWith(b, m, e, USING_NETWORK)) {
-          return usingNetwork(p(p), b, m + USING_NETWORK.length, e);
+          return usingNetwork(p, b, m + USING_NETWORK.length, e);
         }
         if (startsWith(b, m, e, USING_INTERNAL)) {
-          return usingNetwork(p(p), b, m + USING_INTERNAL.length, e);
+          return usingNetwork(p, b, m + USING_INTERNAL.length, e);
         }
         break;
       case 'D':
@@ -116,7 +116,7 @@ final class MessageParser {
         break;
       case 'c':
         if (startsWith(b, m, e, COMM)) {
-          return comm(p(p), b, m, e);
+          return comm(p, b, m, e);
         }
         break;
       case 'r':
@@ -147,7 +147,7 @@ final class MessageParser {
       texts.addFlags(text, f);
     }
     if ((f & MessageTexts.TAIL_COMM) != 0) {
-      return comm(p(p), b, m, e);
+      return comm(p, b, m, e);
     }
     return (f & MessageTexts.TAIL_RARE) != 0 && rare.parse(p, b, m, e, this, text);
   }
@@ -186,34 +186,42 @@ final class MessageParser {
     return unattributed;
   }
 
-  private boolean usingNetwork(ProcessState p, byte[] b, int from, int e) {
+  /** {@code proc}: null for a line without a prefix (its state is made only if the line is one). */
+  private boolean usingNetwork(ProcessState proc, byte[] b, int from, int e) {
     int end = Bytes.trimEnd(b, from, e);
     if (end <= from) {
       return false;
     }
+    ProcessState p = p(proc);
     p.network = names.of(b, from, end);
     slot.record(p.evidence, HostEvidence.NETWORK, p.network);
     return true;
   }
 
-  /** "comm 0x.. rank R nRanks N nNodes M localRanks L ..." and the Init START/COMPLETE lines. */
-  private boolean comm(ProcessState p, byte[] b, int m, int e) {
+  /**
+   * "comm 0x.. rank R nRanks N nNodes M localRanks L ..." and the Init START/COMPLETE lines.
+   * {@code proc}: null for a line without a prefix (its state is made only if the line is one).
+   */
+  private boolean comm(ProcessState proc, byte[] b, int m, int e) {
     // one left-to-right pass: the fields always come in this order
     int r = Bytes.indexOfSpaced(b, m, e, RANK);
-    int at = m;
+    int afterRank = r >= 0 ? r + 1 + RANK.length : m;
+    int n = Bytes.indexOfSpaced(b, afterRank, e, NRANKS_UPPER);
+    if (n < 0) {
+      n = Bytes.indexOfSpaced(b, afterRank, e, NRANKS);
+    }
+    if (r < 0 && n < 0) {
+      return false;
+    }
+    ProcessState p = p(proc);
     if (r >= 0) {
-      at = r + 1 + RANK.length;
-      long rank = Bytes.parseLong(b, at, e);
+      long rank = Bytes.parseLong(b, afterRank, e);
       if (rank >= 0) {
         p.seeRank(rank);
       }
     }
-    int n = Bytes.indexOfSpaced(b, at, e, NRANKS_UPPER);
-    if (n < 0) {
-      n = Bytes.indexOfSpaced(b, at, e, NRANKS);
-    }
     if (n >= 0) {
-      at = n + 1 + NRANKS.length;
+      int at = n + 1 + NRANKS.length;
       p.nRanks = Math.max(p.nRanks, Bytes.parseInt(b, at, e));
       int nn = Bytes.indexOfSpaced(b, at, Math.min(e, at + 24), NNODES);
       if (nn >= 0) {
@@ -224,9 +232,6 @@ final class MessageParser {
           p.localRanks = Math.max(p.localRanks, Bytes.parseInt(b, lr + 1 + LOCAL_RANKS.length, e));
         }
       }
-    }
-    if (r < 0 && n < 0) {
-      return false;
     }
     slot.record(p.evidence, HostEvidence.COMM, null);
     return true;
