@@ -134,7 +134,19 @@ public final class NcclTriage implements Runnable {
       }
       return new CommandLine.RunLast().execute(parsed);
     });
-    return cl.execute(args);
+    try {
+      return cl.execute(args);
+    } catch (StackOverflowError e) {
+      // picocli passes Errors on; this one is a bug of ours (a recursion some input drove too deep),
+      // and gets the one line any other internal error gets, not the JVM's trace
+      if (debug) {
+        e.printStackTrace(ctx.err());
+      } else {
+        ctx.err().println("nccl-triage: internal error: " + e);
+        ctx.err().println("This is a bug. Re-run with --debug and report the output with the command line.");
+      }
+      return ExitCode.INTERNAL.code();
+    }
   }
 
   private static boolean isFile(Context ctx, String name) {

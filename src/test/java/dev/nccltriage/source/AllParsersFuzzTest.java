@@ -77,11 +77,11 @@ class AllParsersFuzzTest {
   private static final String[] YAML = {"&a ", "*a", "!!binary ", "<<: *a", "? ", "|", ">-", "---\n", "...\n", "{",
       "[", "- ", ": ", "!!int ", "!!float ", "~", "null", "1e400", "99999999999999999999", ".inf", "0x7fffffffffffffff0"};
 
-  private static final Map<String, Function<String, Object>> PROBES = new LinkedHashMap<>();
-  private static final Map<String, List<String>> PROBE_SAMPLES = new LinkedHashMap<>();
+  static final Map<String, Function<String, Object>> PROBES = new LinkedHashMap<>();
+  static final Map<String, List<String>> PROBE_SAMPLES = new LinkedHashMap<>();
   private static final List<List<String>> LOGS = new ArrayList<>();
-  private static final List<String> MANIFESTS = new ArrayList<>();
-  private static final List<String> BW = new ArrayList<>();
+  static final List<String> MANIFESTS = new ArrayList<>();
+  static final List<String> BW = new ArrayList<>();
   private static Engine engine;
 
   static {
@@ -112,8 +112,19 @@ class AllParsersFuzzTest {
     PROBES.put("RoceGids.parseNdev", t -> String.valueOf(RoceGids.parseNdev(t)));
   }
 
+  private static boolean loaded;
+
   @BeforeAll
   static void load() throws Exception {
+    loadOnce();
+  }
+
+  /** Loads the samples once per JVM (other tests reuse them). */
+  static synchronized void loadOnce() throws Exception {
+    if (loaded) {
+      return;
+    }
+    loaded = true;
     Path probes = Path.of("src/test/resources/probes");
     probe("IbvDevinfo", probes.resolve("ibv_devinfo"), "commands/ibv_devinfo");
     probe("SysfsPort.parseIbstatus", probes.resolve("sysfs-ibstatus"));

@@ -25,7 +25,7 @@ final class ErrorMessages {
           + "|non-fatal async event");
   private static final Pattern OFI_INIT = Pattern.compile("(?:initialization failed|Initializing plugin failed|Failed to initialize)");
   private static final Pattern OFI_REG =
-      Pattern.compile("(?:Unable to register memory|[Rr]egistration failed|fi_mr_reg).*?(?:Error: ?|: )([A-Za-z][^.(]*?)\\s*(?:\\(|\\.|$)");
+      Pattern.compile("(?:Unable to register memory|[Rr]egistration failed|fi_mr_reg).{0,256}?(?:Error: ?|: )([A-Za-z][^.(]*?)\\s*(?:\\(|\\.|$)");
   private static final Pattern OFI_CQ = Pattern.compile("(?:completed with error|fi_cq_readerr|CQ error|Completion error)");
 
   /** Distinct texts remembered (each rank of a failing job prints the same ones): bounded. */

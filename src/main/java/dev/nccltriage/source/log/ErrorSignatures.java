@@ -20,9 +20,13 @@ final class ErrorSignatures {
       Pattern.compile(
           "Got completion (?:from peer (\\S+) )?with (?:error (\\d+)|status=(?:[^()=]*\\()?(\\d+)\\)?)");
   private static final Pattern ASYNC =
-      Pattern.compile("(?:Got async (?:error )?event|async fatal event|Got non-fatal async event)[^:]*: ?(.*)$");
-  private static final Pattern GID =
-      Pattern.compile("(?i)\\bgid\\b.*\\b(?:fail|unable|not found|invalid|no valid)|(?:fail|unable|no valid).*\\bgid\\b");
+      Pattern.compile("(?:Got async (?:error )?event|async fatal event|Got non-fatal async event)[^:]{0,256}: ?(.*)$");
+  // The meaning of (?i)\bgid\b.*\b(?:fail|unable|not found|invalid|no valid)|(?:fail|unable|no valid).*\bgid\b,
+  // found in one pass each: that expression, tried with find(), ran its .* to the end of the text
+  // from every "gid" (a hostile line of thousands of them took seconds). See hasGidFailure.
+  private static final Pattern GID_WORD = Pattern.compile("(?i)\\bgid\\b");
+  private static final Pattern FAILURE_AFTER = Pattern.compile("(?i)\\b(?:fail|unable|not found|invalid|no valid)");
+  private static final Pattern FAILURE_BEFORE = Pattern.compile("(?i)(?:fail|unable|no valid)");
   private static final Pattern LIBIBVERBS =
       Pattern.compile("^(?:Failed to open|Count not open) (libibverbs\\S*)");
   private static final Pattern PLUGIN_INIT_FAILED =
@@ -104,7 +108,7 @@ final class ErrorSignatures {
     if ((all || msg.contains("async ")) && (m = ASYNC.matcher(msg)).find()) {
       return Outcome.error(ErrorKind.ASYNC_EVENT, m.group(1).strip(), null);
     }
-    if ((all || containsGid(msg)) && GID.matcher(msg).find()) {
+    if ((all || containsGid(msg)) && hasGidFailure(msg)) {
       return Outcome.error(ErrorKind.GID, null, null);
     }
     if ((all || (msg.startsWith("Failed to open ") || msg.startsWith("Count not open "))) && (m = LIBIBVERBS.matcher(msg)).lookingAt()) {
@@ -229,7 +233,47 @@ final class ErrorSignatures {
     return m == null ? null : m.group(1);
   }
 
-  /** Whether "gid" occurs in any case: every text {@link #GID} matches holds it. */
+  /**
+   * Whether a line of the text names a GID and a failure: a failure word after its first "gid", or
+   * one before its last "gid" (the words as the expression in the comment at GID_WORD has them).
+   */
+  static boolean hasGidFailure(String msg) {
+    int from = 0;
+    for (int i = 0; i <= msg.length(); i++) {
+      // '.' does not cross a line terminator: each line of the text on its own
+      if (i == msg.length() || isLineTerminator(msg.charAt(i))) {
+        if (i > from && hasGidFailure(msg, from, i)) {
+          return true;
+        }
+        from = i + 1;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isLineTerminator(char c) {
+    return c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029';
+  }
+
+  private static boolean hasGidFailure(String msg, int from, int to) {
+    Matcher gid = GID_WORD.matcher(msg).region(from, to).useTransparentBounds(true);
+    if (!gid.find()) {
+      return false;
+    }
+    int firstEnd = gid.end();
+    int lastStart = gid.start();
+    while (gid.find()) {
+      lastStart = gid.start();
+    }
+    Matcher after = FAILURE_AFTER.matcher(msg).region(firstEnd, to).useTransparentBounds(true);
+    if (after.find()) {
+      return true;
+    }
+    Matcher before = FAILURE_BEFORE.matcher(msg).region(from, lastStart).useTransparentBounds(true);
+    return before.find();
+  }
+
+  /** Whether "gid" occurs in any case: every text {@link #hasGidFailure} accepts holds it. */
   private static boolean containsGid(String msg) {
     for (int i = msg.length() - 3; i >= 0; i--) {
       char c = msg.charAt(i);

@@ -9,14 +9,17 @@ import java.util.regex.Pattern;
  * by reason for the facts and by host and HCA (or pair) for "none" or "some".
  */
 final class GdrMessages {
+  // Gaps between literal parts are bounded ({0,256}): NCCL prints a few words there, and an
+  // unbounded one is scanned to the end of the text from every occurrence of the literal before
+  // it (quadratic in a hostile line that repeats it).
   private static final Pattern GDR_NO_MODULE =
-      Pattern.compile("GPU Direct RDMA Disabled for HCA \\d+ '[^']*' \\(no module\\)");
+      Pattern.compile("GPU Direct RDMA Disabled for HCA \\d+ '[^']{0,256}' \\(no module\\)");
   private static final Pattern GDR_NIC =
       Pattern.compile("^NET/(.+?) ?: GPU Direct RDMA (Enabled|Disabled) for HCA \\d+ '[^']*'$");
   private static final Pattern GDR_HCA_KEY = Pattern.compile("for HCA \\d+ '([^']*)");
-  private static final Pattern GDR_PAIR_KEY = Pattern.compile("RDMA (?:Enabled|Disabled) for (.*?)[(,] ?distance");
+  private static final Pattern GDR_PAIR_KEY = Pattern.compile("RDMA (?:Enabled|Disabled) for (.{0,256}?)[(,] ?distance");
   private static final Pattern GDR_DISTANCE =
-      Pattern.compile("GPU Direct RDMA (Enabled|Disabled) for .*?[(,] ?distance (\\d+) (<=|>=|>|<) (\\d+)");
+      Pattern.compile("GPU Direct RDMA (Enabled|Disabled) for .{0,256}?[(,] ?distance (\\d+) (<=|>=|>|<) (\\d+)");
   private static final Pattern GDR_PLUGIN =
       Pattern.compile("GPU Direct RDMA \\((?:nvidia-peermem|DMABUF)\\) enabled for HCA");
 

@@ -41,6 +41,7 @@ final class LogParser implements LineSink {
   private byte[] lastPrefix = new byte[128];
   private int lastPrefixLength = -1;
   private ProcessState lastProcess;
+  private int gluedAt = -1; // where the next record glued into the current line starts
   private final Admission admission;
 
   LogParser(LogAccumulator acc, String source) {
@@ -89,7 +90,15 @@ final class LogParser implements LineSink {
     slot.start = s;
     slot.end = e;
     slot.lineNo = lineNo;
-    if (!segment(b, s, e, false)) {
+    boolean placed = segment(b, s, e, false);
+    // records glued into one line are taken in a loop, not by recursion: a hostile line of
+    // thousands of glued envelopes must not exhaust the stack
+    while (gluedAt >= 0) {
+      int at = gluedAt;
+      gluedAt = -1;
+      segment(b, at, e, true);
+    }
+    if (!placed) {
       acc.unplaced++;
       if (Envelope.isCrash(b, s, e)) {
         slot.record(acc.failures);
@@ -230,7 +239,7 @@ final class LogParser implements LineSink {
       int next = e - from > 8 ? gluedRecord(b, from, e) : -1;
       if (next >= 0) {
         gluedPrefix.parse(b, from, next);
-        segment(b, gluedPrefix.start, e, true);
+        gluedAt = gluedPrefix.start;
       }
       return true;
     }
@@ -257,7 +266,7 @@ final class LogParser implements LineSink {
     messages.parse(proc, b, msg, end, warn, text);
     admission.end();
     if (next >= 0) {
-      segment(b, msgEnd, e, true);
+      gluedAt = msgEnd;
     }
     return true;
   }

@@ -18,7 +18,7 @@ final class NetTexts {
   private static final Pattern HCA_ENTRY =
       Pattern.compile(
           "\\[(\\d+)\\] ?([^\\s:\\[\\]={},]+):(\\d+)(?::\\d*)?(?::\\d+)?/(IB|RoCE|UNSPECIFIED)");
-  private static final Pattern MERGED = Pattern.compile("\\[(\\d+)\\]=\\{([^}]*)\\}");
+  private static final Pattern MERGED = Pattern.compile("\\[(\\d+)\\]=\\{([^{}]*)\\}"); // no '{' inside: linear
   private static final Pattern IPV4_IFACE =
       Pattern.compile("^(.+):(\\d{1,3}(?:\\.\\d{1,3}){3})(?:<\\d+>)?$");
   private static final Pattern ANY_IFACE = Pattern.compile("^([^:]+)(?::(.+?))?(?:<\\d+>)?$");
@@ -29,7 +29,10 @@ final class NetTexts {
   private final java.util.Map<String, List<Hca>> hcaListSeen = new java.util.HashMap<>();
 
   private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)(.*)$");
-  private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)+)");
+  private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using");
+  // one entry at a time: a repeated group, (?: \[\d+\]\S+)+, recurses once per entry in
+  // java.util.regex, and a hostile line of thousands of entries overflowed the stack
+  private static final Pattern SOCKET_NEXT = Pattern.compile(" \\[\\d+\\]\\S+");
   private static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
   private static final Iface[] NOT_LISTED = new Iface[0]; // a text that is not the line looked for
   private final TextMemo<Iface[]> socketSeen = new TextMemo<>(16384, this::socketOf);
@@ -183,8 +186,17 @@ final class NetTexts {
     if (!m.lookingAt()) {
       return NOT_LISTED;
     }
+    int from = m.end();
+    int end = from;
+    Matcher next = SOCKET_NEXT.matcher(msg);
+    while (next.region(end, msg.length()).lookingAt()) {
+      end = next.end();
+    }
+    if (end == from) {
+      return NOT_LISTED;
+    }
     List<Iface> ifs = new ArrayList<>();
-    Matcher e = SOCKET_ENTRY.matcher(m.group(1));
+    Matcher e = SOCKET_ENTRY.matcher(msg).region(from, end);
     while (e.find()) {
       Iface f = ifaceOf(e.group(1));
       if (f != null) {

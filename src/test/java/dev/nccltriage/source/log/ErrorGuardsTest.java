@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * expression. So does the remembered answer, given twice.
  */
 class ErrorGuardsTest {
-  private static final List<String> SHAPES = List.of(
+  static final List<String> SHAPES = List.of(
       "NET/IB : Got completion from peer 10.1.2.3<44206> with status=12 opcode=0 len=0 vendor err 129 (Send)",
       "NET/IB : Got completion from peer 10.1.2.3<44206> with error 12, opcode 0, len 0, vendor err 129 (Send)",
       "Call to ibv_modify_qp failed with error Connection timed out",

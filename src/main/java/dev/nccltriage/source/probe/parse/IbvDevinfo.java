@@ -130,7 +130,7 @@ public final class IbvDevinfo {
 
   private static final Pattern NUM_SUFFIX = Pattern.compile("^(.*?)\\s*\\((-?\\d+)\\)$");
   private static final Pattern GID_KEY = Pattern.compile("^GID\\[\\s*(\\d+)\\s*\\]$");
-  private static final Pattern HCAS_FOUND = Pattern.compile("(\\d+)\\s+HCAs?\\s+found:?");
+  private static final Pattern HCAS_FOUND = Pattern.compile("(?<!\\d)(\\d++)\\s+HCAs?\\s+found:?"); // from a digit run's start: linear
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]+");
 
   private IbvDevinfo() {}

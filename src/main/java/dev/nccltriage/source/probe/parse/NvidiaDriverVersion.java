@@ -38,12 +38,33 @@ public final class NvidiaDriverVersion {
       "NVRM(?: version)?:\\s*(?:loading\\s+)?NVIDIA UNIX\\s+"
           + "(?:(Open) Kernel Module for\\s+(\\S+)|(\\S+)\\s+(?:Open\\s+)?Kernel Module)"
           + "\\s*(\\S+)?");
-  private static final Pattern VERSION = Pattern.compile("^\\d+(?:\\.\\d+)+$");
   private static final Pattern GCC = Pattern.compile("GCC version:\\s*(.*)$");
-  private static final Pattern GCC_NUM = Pattern.compile("\\bgcc version\\s+(\\d+(?:\\.\\d+)*)");
+  // the number itself is read by dottedEnd: a repeated group such as (?:\.\d+)+ recurses once
+  // per dot in java.util.regex, and a hostile file of 10^5 dots would overflow the stack
+  private static final Pattern GCC_NUM = Pattern.compile("\\bgcc version\\s+(?=\\d)");
   private static final Pattern LICENSE = Pattern.compile("^license:\\s*(.+)$");
 
   private NvidiaDriverVersion() {}
+
+  /** The end of the longest "digits(.digits)*" starting at i (i itself when no digit is there). */
+  static int dottedEnd(String s, int i) {
+    int end = i;
+    int j = i;
+    while (true) {
+      int d = j;
+      while (d < s.length() && s.charAt(d) >= '0' && s.charAt(d) <= '9') {
+        d++;
+      }
+      if (d == j) {
+        return end;
+      }
+      end = d;
+      if (d + 1 >= s.length() || s.charAt(d) != '.') {
+        return end;
+      }
+      j = d + 1;
+    }
+  }
 
   /** Parses the text; never throws, never returns null. */
   public static Result parse(String text) {
@@ -71,14 +92,14 @@ public final class NvidiaDriverVersion {
             arch = n.group(3);
           }
           String v = n.group(4);
-          version = v != null && VERSION.matcher(v).matches() ? v : null;
+          version = v != null && dottedEnd(v, 0) == v.length() && v.indexOf('.') > 0 ? v : null;
           continue;
         }
         Matcher g = GCC.matcher(line);
         if (gccLine == null && g.find()) {
           gccLine = g.group(1).trim();
           Matcher gn = GCC_NUM.matcher(gccLine);
-          gcc = gn.find() ? gn.group(1) : null;
+          gcc = gn.find() ? gccLine.substring(gn.end(), dottedEnd(gccLine, gn.end())) : null;
           continue;
         }
         Matcher l = LICENSE.matcher(line);

@@ -63,7 +63,7 @@ public final class SysfsPort {
       Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*Gb/sec\\s*\\((\\d+)X\\s*([A-Za-z0-9]+)?\\)");
   private static final Pattern BARE_RATE = Pattern.compile("^(\\d+(?:\\.\\d+)?)$");
   private static final Pattern IBSTATUS_HEAD =
-      Pattern.compile("Infiniband device '([^']*)' port (\\d+) status:?");
+      Pattern.compile("Infiniband device '([^']{0,256})' port (\\d+) status:?"); // bounded: linear
   private static final Pattern CA_HEAD = Pattern.compile("^CA '([^']*)'");
   private static final Pattern IBSTAT_PORT = Pattern.compile("^Port (\\d+):$");
 

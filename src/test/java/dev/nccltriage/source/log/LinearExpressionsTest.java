@@ -1,0 +1,116 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Random;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Expressions that ran an unbounded gap to the end of the text from every occurrence of their
+ * literal (quadratic on a hostile line) were bounded or replaced; on every message of the real logs,
+ * and on texts made of their own words, the new ones answer as the old ones did.
+ */
+class LinearExpressionsTest {
+  private static final Pattern OLD_GID =
+      Pattern.compile("(?i)\\bgid\\b.*\\b(?:fail|unable|not found|invalid|no valid)|(?:fail|unable|no valid).*\\bgid\\b");
+  private static final Set<String> MESSAGES = new LinkedHashSet<>();
+
+  @BeforeAll
+  static void load() throws IOException {
+    try (Stream<Path> s = Stream.concat(Files.walk(Path.of("samples", "logs")), Files.walk(Path.of("samples", "corpus")))) {
+      for (Path p : s.filter(Files::isRegularFile).filter(p -> p.toString().endsWith(".log")
+          || p.getFileName().toString().startsWith("log")).toList()) {
+        for (String line : new String(Files.readAllBytes(p), StandardCharsets.UTF_8).split("\n")) {
+          int at = Math.max(line.indexOf("NCCL INFO "), line.indexOf("NCCL WARN "));
+          MESSAGES.add(at >= 0 ? line.substring(at + 10).strip() : line.strip());
+        }
+      }
+    }
+    assertThat(MESSAGES).hasSizeGreaterThan(800);
+    MESSAGES.addAll(ErrorGuardsTest.SHAPES); // the error shapes, some of which no sample holds
+  }
+
+  @Test
+  void gidFailureAnswersAsTheExpressionOnRealMessagesAndErrorShapes() {
+    int hits = 0;
+    for (String m : MESSAGES) {
+      boolean old = OLD_GID.matcher(m).find();
+      assertThat(ErrorSignatures.hasGidFailure(m)).as(m).isEqualTo(old);
+      hits += old ? 1 : 0;
+    }
+    assertThat(hits).as("messages with a GID failure").isPositive();
+  }
+
+  @Test
+  void gidFailureAnswersAsTheExpressionOnTextsOfItsOwnWords() {
+    String[] words = {"gid", "GID", "Gid", "fail", "FAILED", "unable", "not found", "invalid", "no valid", "prefail",
+        "gidx", "xgid", "_gid", "gid_", " ", " ", " ", "x", "-", "\n", "\r", "\u2028", "index", "found", "valid"};
+    Random r = new Random(42);
+    int hits = 0;
+    for (int i = 0; i < 50_000; i++) {
+      StringBuilder b = new StringBuilder();
+      for (int w = r.nextInt(9); w >= 0; w--) {
+        b.append(words[r.nextInt(words.length)]);
+      }
+      String m = b.toString();
+      boolean old = OLD_GID.matcher(m).find();
+      assertThat(ErrorSignatures.hasGidFailure(m)).as("\"%s\"", m).isEqualTo(old);
+      hits += old ? 1 : 0;
+    }
+    assertThat(hits).isGreaterThan(500);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiterString = " @ ", value = {
+      "GdrMessages @ GDR_NO_MODULE @ GPU Direct RDMA Disabled for HCA \\d+ '[^']*' \\(no module\\)",
+      "GdrMessages @ GDR_PAIR_KEY @ RDMA (?:Enabled|Disabled) for (.*?)[(,] ?distance",
+      "GdrMessages @ GDR_DISTANCE @ GPU Direct RDMA (Enabled|Disabled) for .*?[(,] ?distance (\\d+) (<=|>=|>|<) (\\d+)",
+      "ErrorMessages @ OFI_REG @ (?:Unable to register memory|[Rr]egistration failed|fi_mr_reg).*?(?:Error: ?|: )([A-Za-z][^.(]*?)\\s*(?:\\(|\\.|$)",
+      "ErrorSignatures @ ASYNC @ (?:Got async (?:error )?event|async fatal event|Got non-fatal async event)[^:]*: ?(.*)$",
+      "NetTexts @ MERGED @ \\[(\\d+)\\]=\\{([^}]*)\\}",
+  })
+  void boundedExpressionsFindWhatTheUnboundedOnesFoundInRealMessages(String owner, String field, String old)
+      throws Exception {
+    Field f = Class.forName("dev.nccltriage.source.log." + owner).getDeclaredField(field);
+    f.setAccessible(true);
+    Pattern bounded = (Pattern) f.get(null);
+    Pattern unbounded = Pattern.compile(old);
+    int found = 0;
+    for (String m : MESSAGES) {
+      Matcher a = unbounded.matcher(m);
+      Matcher b = bounded.matcher(m);
+      boolean hit = a.find();
+      assertThat(b.find()).as(m).isEqualTo(hit);
+      if (hit) {
+        found++;
+        assertThat(b.group()).as(m).isEqualTo(a.group());
+        for (int g = 1; g <= a.groupCount(); g++) {
+          assertThat(b.group(g)).as("%s group %d", m, g).isEqualTo(a.group(g));
+        }
+      }
+    }
+    // an expression no real message reaches proves nothing here; say which
+    assertThat(found).as("real messages %s matches", field).isPositive();
+  }
+
+  @Test
+  void aLineOfThousandsOfGids() {
+    String m = "gid ".repeat(15_000);
+    assertThat(ErrorSignatures.hasGidFailure(m)).isFalse();
+    assertThat(ErrorSignatures.hasGidFailure(m + "failed")).isTrue();
+    assertThat(ErrorSignatures.hasGidFailure("unable " + m)).isTrue();
+  }
+}
