@@ -355,13 +355,26 @@ public final class Engine {
     return sb.toString();
   }
 
+  // A fact's value comes from the input: a hostile line's 60 KB interface name, or thousands of
+  // them, would be the whole message. Past what any real host or log holds, it is cut and counted.
+  private static final int SHOWN_LENGTH = 160;
+  private static final int SHOWN_ITEMS = 32;
+
   private static String show(Object v) {
     if (v instanceof Double d) {
       return d == Math.rint(d) ? String.valueOf(d.longValue()) : String.format(Locale.ROOT, "%.2f", d);
     }
     if (v instanceof List<?> l) {
-      return l.isEmpty() ? "none" : String.join(", ", l.stream().map(String::valueOf).toList());
+      if (l.isEmpty()) {
+        return "none";
+      }
+      List<String> shown = l.stream().limit(SHOWN_ITEMS).map(x -> clip(String.valueOf(x))).toList();
+      return String.join(", ", shown) + (l.size() > SHOWN_ITEMS ? " (+" + (l.size() - SHOWN_ITEMS) + " more)" : "");
     }
-    return String.valueOf(v);
+    return clip(String.valueOf(v));
+  }
+
+  private static String clip(String s) {
+    return s.length() <= SHOWN_LENGTH ? s : s.substring(0, SHOWN_LENGTH - 1) + "…";
   }
 }

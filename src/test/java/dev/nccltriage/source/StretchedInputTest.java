@@ -37,6 +37,8 @@ class StretchedInputTest {
   private static final int PROBE_LINE = 30_000;
   private static final long STACK = 384 * 1024;
   private static final long BUDGET_MS = 5_000;
+  /** Evidence is cut at 300 characters; with its indent and line number, a report line stays under this. */
+  private static final int REPORT_LINE = 400;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @BeforeAll
@@ -179,14 +181,40 @@ class StretchedInputTest {
     assertThat(failures).isEmpty();
   }
 
-  /** The log command on the text: a report with a finished exit code, nothing thrown, no trace. */
+  /**
+   * The log command on the text: a report with a finished exit code, nothing thrown, no trace; the
+   * text report shows input values clipped (no line of it longer than {@link #REPORT_LINE}).
+   */
   private static void checkLog(String text) {
-    Logs.CliResult r = Logs.cli(Path.of("."), text.getBytes(StandardCharsets.UTF_8), "log", "--threads", "1", "-o", "json", "-");
+    byte[] in = text.getBytes(StandardCharsets.UTF_8);
+    Logs.CliResult t = Logs.cli(Path.of("."), in, "log", "--threads", "1", "-");
+    Logs.assertCleanExit(t, "stretched lines, text report");
+    for (String line : t.out().split("\n")) {
+      assertThat(line.length()).as("a text report line: %s", line.substring(0, Math.min(200, line.length())))
+          .isLessThanOrEqualTo(REPORT_LINE);
+    }
+    Logs.CliResult r = Logs.cli(Path.of("."), in, "log", "--threads", "1", "-o", "json", "-");
     Logs.assertCleanExit(r, "stretched lines");
+    com.fasterxml.jackson.databind.JsonNode doc;
     try {
-      assertThat(JSON.readTree(r.out()).path("verdict").isObject()).as("a verdict in %s", r.out()).isTrue();
+      // Jackson's own limits: an object key over 50000 characters is refused, as any consumer would
+      doc = JSON.readTree(r.out());
     } catch (java.io.IOException e) {
-      throw new AssertionError("not JSON: " + r.out(), e);
+      throw new AssertionError("not JSON (" + e.getMessage().lines().findFirst().orElse("") + ")", e);
+    }
+    assertThat(doc.path("verdict").isObject()).as("a verdict").isTrue();
+    assertShortKeys(doc, "");
+  }
+
+  /** No key of the report comes whole from a hostile line: each is a name NCCL prints, short. */
+  private static void assertShortKeys(com.fasterxml.jackson.databind.JsonNode n, String path) {
+    n.fields().forEachRemaining(f -> {
+      assertThat(f.getKey().length()).as("a key under %s: %s...", path, f.getKey().substring(0, Math.min(80, f.getKey().length())))
+          .isLessThanOrEqualTo(256);
+      assertShortKeys(f.getValue(), path + "." + f.getKey());
+    });
+    if (n.isArray()) {
+      n.forEach(x -> assertShortKeys(x, path + "[]"));
     }
   }
 

@@ -10,20 +10,28 @@ import java.util.List;
  */
 final class NetNames {
   private static final int LIMIT = 32; // a log names a handful; garbage must not grow the list
+  /** Longer than any network NCCL or a plugin names (IB, Socket, AWS Libfabric, IBext_v8): cut there. */
+  static final int MAX_NAME = 64;
   private final List<byte[]> bytes = new ArrayList<>();
   private final List<String> names = new ArrayList<>();
 
+  /**
+   * The name in b[from, to); one past {@link #MAX_NAME} bytes is cut there and ends with "…" (a
+   * garbled or hostile line's "network" must not become a 60 KB key of the report).
+   */
   String of(byte[] b, int from, int to) {
-    int n = to - from;
+    boolean cut = to - from > MAX_NAME;
+    int n = cut ? MAX_NAME : to - from;
+    int key = cut ? n + 1 : n; // a cut name's key is one longer than any whole name's
     for (int k = 0; k < names.size(); k++) {
       byte[] known = bytes.get(k);
-      if (known.length == n && Bytes.equal(b, from, known, n)) {
+      if (known.length == key && Bytes.equal(b, from, known, n)) {
         return names.get(k);
       }
     }
-    String name = Bytes.text(b, from, to);
+    String name = cut ? Bytes.text(b, from, from + n) + "…" : Bytes.text(b, from, to);
     if (names.size() < LIMIT) {
-      bytes.add(Arrays.copyOfRange(b, from, to));
+      bytes.add(Arrays.copyOfRange(b, from, from + key)); // a cut name's extra byte is never compared
       names.add(name);
     }
     return name;
