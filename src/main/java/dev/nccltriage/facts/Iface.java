@@ -1,8 +1,24 @@
 package dev.nccltriage.facts;
 
 
-/** A network interface as NCCL printed it: {@code name:address<port>}. */
+/**
+ * A network interface as NCCL printed it: {@code name:address<port>}. A name or address past
+ * {@link #MAX} characters (Linux names have at most 15, an IPv6 address with its zone under 64) is
+ * not one: it is cut there, with an ellipsis, so that a hostile line's 60 KB "interface" does not
+ * travel whole into every fact, difference and report that names it.
+ */
 public record Iface(String name, String address) {
+  public static final int MAX = 64;
+
+  public Iface {
+    name = cut(name);
+    address = cut(address);
+  }
+
+  private static String cut(String s) {
+    return s == null || s.length() <= MAX ? s : s.substring(0, MAX - 1) + "…";
+  }
+
   public String render() {
     return address == null ? name : name + ":" + address;
   }

@@ -112,13 +112,13 @@ public final class MarkdownReport {
       LogSection l = r.log();
       out.println();
       out.println("### What the log shows");
-      out.println("- NCCL: " + (l.ncclVersions().isEmpty() ? "version not logged" : String.join(", ", l.ncclVersions())));
+      out.println("- NCCL: " + (l.ncclVersions().isEmpty() ? "version not logged" : Shown.list(l.ncclVersions(), ", ")));
       out.println("- Ranks / nodes: " + orUnknown(l.ranks()) + " / " + orUnknown(l.nodes()));
-      out.println("- Network: " + orUnknown(l.transport()) + " (RDMA: " + orUnknown(l.rdma()) + ")");
+      out.println("- Network: " + orUnknown(Shown.value(l.transport())) + " (RDMA: " + orUnknown(l.rdma()) + ")");
       out.println("- GPUDirect RDMA: " + (l.netChannels().total() == 0 ? "no network channels logged"
           : l.gdr() + " of " + l.netChannels().total() + " network channels"));
       if (l.oob() != null) {
-        out.println("- OOB: `" + l.oob().render() + "`");
+        out.println("- OOB: `" + Shown.value(l.oob().render()) + "`");
       }
       if (l.leftOut() != null) {
         out.println("- Left out: " + l.leftOut().summary());

@@ -179,9 +179,9 @@ public final class TextReport {
   private void logSummary(PrintStream out, LogSection l) {
     section(out, "What the log shows");
     List<String> parts = new ArrayList<>();
-    parts.add("NCCL " + (l.ncclVersions().isEmpty() ? "version not logged" : listed(l.ncclVersions(), ", ")));
+    parts.add("NCCL " + (l.ncclVersions().isEmpty() ? "version not logged" : Shown.list(l.ncclVersions(), ", ")));
     parts.add((l.ranks() == null ? "? ranks" : l.ranks() + " ranks") + " on " + nodes(l));
-    parts.add("network " + (l.transport() == null ? "unknown" : clip(l.transport(), VALUE_MAX))
+    parts.add("network " + (l.transport() == null ? "unknown" : Shown.value(l.transport()))
         + (l.rdma() == null ? "" : l.rdma() ? " (RDMA)" : " (not RDMA)"));
     long ch = l.netChannels().total();
     parts.add(ch == 0 ? "no network channels logged"
@@ -193,17 +193,17 @@ public final class TextReport {
         h.add(x.merged().isEmpty() ? x.name() + ":" + x.port() + "/" + x.linkLayer()
             : "{" + String.join(", ", x.merged().stream().map(p -> p.name() + ":" + p.port() + "/" + p.linkLayer()).toList()) + "}");
       }
-      para(out, "  ", "HCAs: " + listed(h, " ") + (l.relaxedOrdering() ? " [RO]" : ""), 4);
+      para(out, "  ", "HCAs: " + Shown.list(h, " ") + (l.relaxedOrdering() ? " [RO]" : ""), 4);
     }
     List<String> ifs = new ArrayList<>();
     if (l.oob() != null) {
-      ifs.add("OOB " + clip(l.oob().render(), VALUE_MAX));
+      ifs.add("OOB " + Shown.value(l.oob().render()));
     }
     if (l.bootstrap() != null) {
-      ifs.add("bootstrap " + clip(l.bootstrap().render(), VALUE_MAX));
+      ifs.add("bootstrap " + Shown.value(l.bootstrap().render()));
     }
     if (!l.socketInterfaces().isEmpty()) {
-      ifs.add("socket " + listed(l.socketInterfaces().stream().map(i -> i.render()).toList(), " "));
+      ifs.add("socket " + Shown.list(l.socketInterfaces().stream().map(i -> i.render()).toList(), " "));
     }
     if (!ifs.isEmpty()) {
       para(out, "  ", String.join(" · ", ifs), 4);
@@ -211,7 +211,7 @@ public final class TextReport {
     if (!l.env().isEmpty()) {
       List<String> e = new ArrayList<>();
       l.env().forEach((k, val) -> e.add(k + "=" + val));
-      para(out, "  ", "env: " + listed(e, " "), 4);
+      para(out, "  ", "env: " + Shown.list(e, " "), 4);
     }
     if (l.leftOut() != null) {
       para(out, "  ", "left out: " + l.leftOut().summary(), 4);
@@ -266,22 +266,6 @@ public final class TextReport {
 
   private static int visible(String s) {
     return Wrap.visible(s);
-  }
-
-  /**
-   * Values from the input, shown whole up to a length and a count that no real log reaches: a
-   * hostile line's 60 KB interface name or 3000 HCAs would otherwise fill the screen.
-   */
-  private static final int VALUE_MAX = 120;
-  private static final int LIST_MAX = 32;
-
-  /** The values, each clipped, joined by {@code sep}; past LIST_MAX, how many more. */
-  private static String listed(List<String> values, String sep) {
-    List<String> shown = new ArrayList<>();
-    for (int i = 0; i < Math.min(LIST_MAX, values.size()); i++) {
-      shown.add(clip(values.get(i), VALUE_MAX));
-    }
-    return String.join(sep, shown) + (values.size() > LIST_MAX ? " (+" + (values.size() - LIST_MAX) + " more)" : "");
   }
 
   private static String clip(String s, int max) {

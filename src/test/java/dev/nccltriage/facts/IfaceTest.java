@@ -50,4 +50,14 @@ class IfaceTest {
     assertThat(new Iface("net1", "fe8").isLinkLocal()).isTrue();
     assertThat(new Iface("net1", "fe").isLinkLocal()).isFalse();
   }
+
+  @Test
+  void aNameOrAddressNoHostHasIsCutAtItsLimit() {
+    String name = "eth0".repeat(5000);
+    Iface f = new Iface(name, "10.0.0.1".repeat(100));
+    assertThat(f.name()).hasSize(Iface.MAX).startsWith("eth0eth0").endsWith("…");
+    assertThat(f.address()).hasSize(Iface.MAX).endsWith("…");
+    assertThat(new Iface("enp1s0f0np0", "fe80::1%enp1s0f0np0")).isEqualTo(new Iface("enp1s0f0np0", "fe80::1%enp1s0f0np0"));
+    assertThat(new Iface("x".repeat(Iface.MAX), null).name()).hasSize(Iface.MAX).doesNotContain("…");
+  }
 }

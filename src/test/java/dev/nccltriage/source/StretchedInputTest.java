@@ -39,6 +39,8 @@ class StretchedInputTest {
   private static final long BUDGET_MS = 5_000;
   /** Evidence is cut at 300 characters; with its indent and line number, a report line stays under this. */
   private static final int REPORT_LINE = 400;
+  /** A Markdown table row holds a question, its answer and up to four evidence lines (1278 on the samples). */
+  private static final int MARKDOWN_LINE = 2000;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @BeforeAll
@@ -192,6 +194,12 @@ class StretchedInputTest {
     for (String line : t.out().split("\n")) {
       assertThat(line.length()).as("a text report line: %s", line.substring(0, Math.min(200, line.length())))
           .isLessThanOrEqualTo(REPORT_LINE);
+    }
+    Logs.CliResult md = Logs.cli(Path.of("."), in, "log", "--threads", "1", "-o", "markdown", "-");
+    Logs.assertCleanExit(md, "stretched lines, Markdown report");
+    for (String line : md.out().split("\n")) {
+      assertThat(line.length()).as("a Markdown report line: %s", line.substring(0, Math.min(200, line.length())))
+          .isLessThanOrEqualTo(MARKDOWN_LINE);
     }
     Logs.CliResult r = Logs.cli(Path.of("."), in, "log", "--threads", "1", "-o", "json", "-");
     Logs.assertCleanExit(r, "stretched lines");
