@@ -355,9 +355,12 @@ public final class Engine {
     return sb.toString();
   }
 
-  // A fact's value comes from the input: a hostile line's 60 KB interface name, or thousands of
-  // them, would be the whole message. Past what any real host or log holds, it is cut and counted.
-  private static final int SHOWN_LENGTH = 160;
+  // A fact's value may come from the input: a hostile line's 60 KB interface name, or thousands of
+  // them, would be the whole message. Past what any real host or log holds, it is cut and counted:
+  // a word (no space in it) past SHOWN_WORD characters, a value past SHOWN_LENGTH (a fact the tool
+  // composes, a step's summary, is a sentence of short words and stays whole), a list past SHOWN_ITEMS.
+  private static final int SHOWN_WORD = 160;
+  private static final int SHOWN_LENGTH = 1000;
   private static final int SHOWN_ITEMS = 32;
 
   private static String show(Object v) {
@@ -374,7 +377,23 @@ public final class Engine {
     return clip(String.valueOf(v));
   }
 
-  private static String clip(String s) {
-    return s.length() <= SHOWN_LENGTH ? s : s.substring(0, SHOWN_LENGTH - 1) + "…";
+  /** The value with each word past SHOWN_WORD characters cut, and the whole past SHOWN_LENGTH. */
+  static String clip(String s) {
+    if (s.length() <= SHOWN_WORD) {
+      return s;
+    }
+    StringBuilder out = new StringBuilder();
+    int word = 0;
+    int i = 0;
+    for (; i < s.length() && out.length() < SHOWN_LENGTH; i++) {
+      char c = s.charAt(i);
+      word = c == ' ' ? 0 : word + 1;
+      if (word <= SHOWN_WORD) {
+        out.append(c);
+      } else if (word == SHOWN_WORD + 1) {
+        out.setCharAt(out.length() - 1, '…');
+      }
+    }
+    return i == s.length() ? out.toString() : out.substring(0, SHOWN_LENGTH - 1) + "…";
   }
 }
