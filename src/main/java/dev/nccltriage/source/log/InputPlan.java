@@ -45,7 +45,8 @@ final class InputPlan {
     }
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
       long size = ch.size();
-      if (isGzip(ch)) {
+      if (isGzip(ch) || isUtf16(ch)) {
+        // read as a stream: a part cut at a byte offset cannot be decoded on its own
         units.add(new LogUnit.Whole(i, name, path, true));
         return 0;
       }
@@ -92,6 +93,15 @@ final class InputPlan {
     }
     cuts[n++] = size;
     return java.util.Arrays.copyOf(cuts, n);
+  }
+
+  private static boolean isUtf16(FileChannel ch) throws IOException {
+    java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(Utf16Text.HEAD);
+    int read = 0;
+    while (head.hasRemaining() && read >= 0) {
+      read = ch.read(head, head.position());
+    }
+    return Utf16Text.charset(head.array(), head.position()) != null;
   }
 
   private static boolean isGzip(FileChannel ch) throws IOException {

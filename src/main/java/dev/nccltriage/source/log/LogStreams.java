@@ -23,7 +23,10 @@ final class LogStreams {
     }
   }
 
-  /** The stream's text: gunzipped when it starts with gzip's magic bytes. */
+  /**
+   * The stream's text as UTF-8: gunzipped when it starts with gzip's magic bytes, and transcoded
+   * when it (or what gzip held) is UTF-16 ({@link Utf16Text}).
+   */
   static InputStream decompressed(String name, InputStream raw) throws LogInputException {
     try {
       BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
@@ -31,7 +34,10 @@ final class LogStreams {
       int b0 = in.read();
       int b1 = in.read();
       in.reset();
-      return (b0 == 0x1f && b1 == 0x8b) ? new GZIPInputStream(in, 1 << 16) : in;
+      if (b0 == 0x1f && b1 == 0x8b) {
+        in = new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16);
+      }
+      return Utf16Text.utf8(in);
     } catch (IOException e) {
       throw readError(name, e);
     }
