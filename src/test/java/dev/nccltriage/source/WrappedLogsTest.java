@@ -2,6 +2,7 @@ package dev.nccltriage.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.nccltriage.facts.LogFacts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +67,26 @@ class WrappedLogsTest {
     assertThat(facts(Logs.parse(each(text, "\u001b[32m", "\u001b[0m")))).as("ANSI colour").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "(RayWorkerWrapper pid=3051, ip=10.0.0.1) ", "")))).as("Ray's prefix")
         .isEqualTo(plain);
+  }
+
+  /** Docker's json-file log: each line a JSON object, as Go writes it, or with spaces as others do. */
+  @ParameterizedTest
+  @MethodSource("logs")
+  void dockerJsonFileLinesChangeNoFact(Path log) throws Exception {
+    String text = Files.readString(log);
+    List<Object> plain = facts(Logs.parse(text));
+    assertThat(facts(Logs.parse(docker(text, "{\"log\":\"", "\",\"stream\":\"stdout\",\"time\":\"2026-05-01T10:00:00.1Z\"}"))))
+        .as("Docker json-file").isEqualTo(plain);
+    assertThat(facts(Logs.parse(docker(text, "{\"log\": \"", "\", \"stream\": \"stderr\"}")))).as("with spaces")
+        .isEqualTo(plain);
+  }
+
+  private static String docker(String log, String before, String after) {
+    StringBuilder b = new StringBuilder();
+    for (String line : log.split("\n", -1)) {
+      b.append(before).append(JsonStringEncoder.getInstance().quoteAsString(line + "\n")).append(after).append('\n');
+    }
+    return b.toString();
   }
 
   private static String each(String log, String before, String after) {

@@ -31,6 +31,7 @@ final class LogParser implements LineSink {
   private final Prefix prefix = new Prefix();
   private final Prefix gluedPrefix = new Prefix();
   private final AnsiStrip ansi = new AnsiStrip();
+  private final DockerJsonLine docker = new DockerJsonLine();
   private final PrefixCache prefixes;
   private int lastSlot = -1; // the cache slot of the last line, checked first
   // what lineAt found for the line starting at hintStart in hintBuf (null: nothing)
@@ -76,6 +77,15 @@ final class LogParser implements LineSink {
     }
     if (e > s && b[e - 1] == '\r') {
       e--;
+    }
+    if (b.length > s && b[s] == '{' && DockerJsonLine.mayBe(b, s, e)) {
+      int n = docker.decode(b, s, e);
+      if (n >= 0) {
+        b = docker.buffer();
+        s = 0;
+        e = n;
+        mayHaveEscape = true; // an escaped ESC (ANSI colour) is a real one now
+      }
     }
     if (mayHaveEscape && AnsiStrip.hasEscape(b, s, e)) {
       int n = ansi.strip(b, s, e);
