@@ -384,4 +384,16 @@ class HostileInputTest {
       Logs.assertCleanExit(Logs.cli(dir, in, "log"), "stdin of " + in.length + " bytes, no file argument");
     }
   }
+
+  @Test
+  void aHostNameLongerThanAnyHostsIsNotOne() throws Exception {
+    String host = "h".repeat(30_000);
+    LogFacts f = readStdin((host + ":1:2 [0] NCCL INFO Using network IB\n"
+        + "node-1:1:2 [0] NCCL INFO Using network IB\n").getBytes(StandardCharsets.US_ASCII));
+    assertThat(f.transport()).isEqualTo("IB");
+    assertThat(Logs.hosts(f)).containsExactly("node-1");
+    String longest = "h".repeat(255);
+    assertThat(Logs.hosts(readStdin((longest + ":1:2 [0] NCCL INFO Using network IB\n").getBytes(StandardCharsets.US_ASCII))))
+        .containsExactly(longest);
+  }
 }

@@ -95,6 +95,9 @@ class Utf16LogTest {
       junk.write((i * 7919) & 0xff);
     }
     assertThat(Logs.parse(junk.toByteArray())).isNotNull();
+    // a damaged UTF-8 log whose first bytes happen to be the mark's: its lines are read as bytes
+    byte[] damaged = concat(new byte[] {(byte) 0xff, (byte) 0xfe, ' ', (byte) 0xc3, '(', '\n'}, ascii);
+    assertThat(Logs.parse(damaged).transport()).isEqualTo("IB");
     // UTF-32LE's mark starts like UTF-16LE's: not taken for it
     byte[] utf32 = concat(new byte[] {(byte) 0xff, (byte) 0xfe, 0, 0}, "host:1:1 [0] NCCL INFO Using network IB\n"
         .getBytes(Charset.forName("UTF-32LE")));

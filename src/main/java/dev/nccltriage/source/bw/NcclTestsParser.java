@@ -39,6 +39,8 @@ public final class NcclTestsParser {
   public static final int MAX_ROWS = 4096;
   /** Distinct hosts kept; past this the host count is unknown. */
   public static final int MAX_HOSTS = 65536;
+  /** Longer than a host name can be (DNS: 253; Linux's HOST_NAME_MAX: 64). */
+  static final int MAX_HOST_NAME = 255;
 
   private String collective;
   private String from;
@@ -110,8 +112,9 @@ public final class NcclTestsParser {
       nThread = intOrNull(m.group(1));
       nGpus = intOrNull(m.group(2));
     } else if ((m = RANK.matcher(line)).find()) {
-      // a garbled line (a number that does not fit) is not a rank
-      if (intOrNull(m.group(1)) != null && longOrNull(m.group(2)) != null && intOrNull(m.group(4)) != null) {
+      // a garbled line (a number that does not fit, a "host" longer than any host's name) is not a rank
+      if (intOrNull(m.group(1)) != null && longOrNull(m.group(2)) != null && intOrNull(m.group(4)) != null
+          && m.group(3).length() <= MAX_HOST_NAME) {
         ranks++;
         if (hosts.size() < MAX_HOSTS || hosts.contains(m.group(3))) {
           hosts.add(m.group(3));

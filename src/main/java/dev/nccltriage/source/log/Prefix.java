@@ -64,11 +64,12 @@ final class Prefix {
     }
     int he = pidStart - 1;
     int hs = he;
-    while (hs > s && !isHostDelimiter(b[hs - 1])) {
+    int min = Math.max(s, he - MAX_HOST);
+    while (hs > min && !isHostDelimiter(b[hs - 1])) {
       hs--;
     }
-    if (hs == he) {
-      return;
+    if (hs == he || hs > s && !isHostDelimiter(b[hs - 1])) {
+      return; // no name, or one longer than any host's: not NCCL's prefix
     }
     hostStart = hs;
     hostEnd = he;
@@ -80,6 +81,9 @@ final class Prefix {
    * NCCL prints the host name up to its first '.', so it is letters, digits, '-' and '_'; anything
    * else ends one (reading backwards).
    */
+  /** Longer than a host name can be (DNS: 253; Linux's HOST_NAME_MAX: 64). */
+  static final int MAX_HOST = 255;
+
   private static boolean isHostDelimiter(byte c) {
     return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_');
   }

@@ -55,8 +55,8 @@ final class TestsPreamble {
     while (he < device && b[he] != '.' && b[he] != ' ') {
       he++;
     }
-    if (he == h) {
-      return false;
+    if (he == h || he - h > Prefix.MAX_HOST) {
+      return false; // no name, or one longer than any host's
     }
     String host = Bytes.text(b, h, he);
     if (acc.testsHosts.size() < MAX_HOSTS) {

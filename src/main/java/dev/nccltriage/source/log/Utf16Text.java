@@ -39,30 +39,38 @@ final class Utf16Text extends InputStream {
 
   /**
    * The UTF-16 charset the first {@code n} bytes of a text show, or null for any other text:
-   * "UTF-16" (which reads and drops the mark) after a byte-order mark, else UTF-16LE or BE when the
-   * first units are all ASCII text (a tab, a line end or a printable byte) beside a NUL.
+   * "UTF-16" (which reads and drops the mark) after a byte-order mark followed mostly by ASCII
+   * characters, else UTF-16LE or BE when the first units are all ASCII text (a tab, a line end or
+   * a printable byte) beside a NUL. A damaged UTF-8 log that happens to start with the mark's two
+   * bytes is not taken for UTF-16: what follows them is not ASCII beside NULs.
    */
   static Charset charset(byte[] head, int n) {
-    if (n >= 2 && (head[0] & 0xff) == 0xff && (head[1] & 0xff) == 0xfe
-        || n >= 2 && (head[0] & 0xff) == 0xfe && (head[1] & 0xff) == 0xff) {
-      if (n >= 4 && head[2] == 0 && head[3] == 0) {
+    boolean le = n >= 2 && (head[0] & 0xff) == 0xff && (head[1] & 0xff) == 0xfe;
+    boolean be = n >= 2 && (head[0] & 0xff) == 0xfe && (head[1] & 0xff) == 0xff;
+    if (le || be) {
+      if (le && n >= 4 && head[2] == 0 && head[3] == 0) {
         return null; // UTF-32LE's mark: not this
       }
-      return StandardCharsets.UTF_16;
+      int units = (n - 2) / 2;
+      return 2 * asciiUnits(head, 2, units, le) >= units ? StandardCharsets.UTF_16 : null;
     }
     int units = n / 2;
     if (units < MIN_UNITS) {
       return null;
     }
-    boolean le = true;
-    boolean be = true;
+    return asciiUnits(head, 0, units, true) == units ? StandardCharsets.UTF_16LE
+        : asciiUnits(head, 0, units, false) == units ? StandardCharsets.UTF_16BE : null;
+  }
+
+  /** How many of the {@code units} two-byte units from {@code at} are an ASCII text byte and a NUL. */
+  private static int asciiUnits(byte[] head, int at, int units, boolean littleEndian) {
+    int ascii = 0;
     for (int i = 0; i < units; i++) {
-      byte a = head[2 * i];
-      byte b = head[2 * i + 1];
-      le &= b == 0 && isAsciiText(a);
-      be &= a == 0 && isAsciiText(b);
+      byte lo = head[at + 2 * i + (littleEndian ? 0 : 1)];
+      byte hi = head[at + 2 * i + (littleEndian ? 1 : 0)];
+      ascii += hi == 0 && isAsciiText(lo) ? 1 : 0;
     }
-    return le ? StandardCharsets.UTF_16LE : be ? StandardCharsets.UTF_16BE : null;
+    return ascii;
   }
 
   private static boolean isAsciiText(byte c) {
