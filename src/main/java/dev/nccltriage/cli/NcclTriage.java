@@ -136,6 +136,14 @@ public final class NcclTriage implements Runnable {
     });
     try {
       return cl.execute(args);
+    } catch (OutOfMemoryError e) {
+      // the input holds more than the heap (a log of millions of distinct settings, say): not a
+      // finding (exit 1 would say "problem"), but the environment's limit, as an unreadable input is
+      if (debug) {
+        e.printStackTrace(ctx.err());
+      }
+      ctx.err().println(outOfMemory());
+      return ExitCode.USAGE.code();
     } catch (StackOverflowError e) {
       // picocli passes Errors on; this one is a bug of ours (a recursion some input drove too deep),
       // and gets the one line any other internal error gets, not the JVM's trace
@@ -147,6 +155,13 @@ public final class NcclTriage implements Runnable {
       }
       return ExitCode.INTERNAL.code();
     }
+  }
+
+  /** What to say when the heap ran out: its size, and how to give the JVM more. */
+  public static String outOfMemory() {
+    return "nccl-triage: out of memory: the input needs more than the Java heap's "
+        + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB; run it again with a larger heap,"
+        + " e.g. NCCL_TRIAGE_JAVA_OPTS=-Xmx1g";
   }
 
   private static boolean isFile(Context ctx, String name) {

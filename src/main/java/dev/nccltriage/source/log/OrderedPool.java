@@ -97,8 +97,19 @@ final class OrderedPool<U> {
         merge.accept(next.unit, next.future.get());
       }
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof LogInputException l ? l
-          : new LogInputException("cannot read: " + IoProblems.describe(e.getCause()), e.getCause());
+      // a worker's input problem, its read error, or what is not the input's doing (the heap ran
+      // out, a bug): each as itself, so that a bug is not reported as an unreadable file
+      Throwable cause = e.getCause();
+      if (cause instanceof LogInputException l) {
+        throw l;
+      }
+      if (cause instanceof java.io.IOException io) {
+        throw new LogInputException("cannot read: " + IoProblems.describe(io), io);
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LogInputException("interrupted", e);
