@@ -13,16 +13,25 @@ import java.util.List;
  * scalar that never ends) it throws {@link TooLarge}.
  */
 final class LineWindow extends Reader {
-  /** One object, or what the parser reads ahead of it, is over the limit. */
+  /** One object, or what the parser reads ahead of it, is over the limit; or one line is ({@code oneLine}). */
   static final class TooLarge extends RuntimeException {
     private static final long serialVersionUID = 1L;
     final int line;
+    final boolean oneLine;
 
-    TooLarge(int line) {
+    TooLarge(int line, boolean oneLine) {
       super(null, null, false, false);
       this.line = line;
+      this.oneLine = oneLine;
     }
   }
+
+  /**
+   * Longer than a line of any object Kubernetes stores (1.5 MiB an object). SnakeYAML copies what it
+   * has not consumed on every read, and a plain scalar is consumed only at its end, so a line costs
+   * the square of its length: a 300 MB line of junk took 44 s to reach the object limit, now ~1 s.
+   */
+  static final long MAX_LINE_CHARS = 2L << 20;
 
   private final Reader in;
   private final long maxChars;
@@ -51,8 +60,11 @@ final class LineWindow extends Reader {
         current.append(c);
       }
     }
+    if (current.length() > MAX_LINE_CHARS) {
+      throw new TooLarge(first + lines.size(), true);
+    }
     if (held + current.length() > maxChars) {
-      throw new TooLarge(first);
+      throw new TooLarge(first, false);
     }
     return n;
   }

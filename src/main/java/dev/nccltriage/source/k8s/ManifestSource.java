@@ -152,8 +152,10 @@ public final class ManifestSource {
         each.object(doc, lines);
       }
     } catch (LineWindow.TooLarge e) {
-      throw new ManifestException(file + ":" + (base + e.line) + ": an object larger than " + (MAX_OBJECT_CHARS >> 20)
-          + " MiB (Kubernetes stores at most 1.5 MiB): not a manifest lint reads");
+      throw new ManifestException(file + ":" + (base + e.line) + ": " + (e.oneLine
+          ? "a line longer than " + (LineWindow.MAX_LINE_CHARS >> 20) + " MiB"
+          : "an object larger than " + (MAX_OBJECT_CHARS >> 20) + " MiB")
+          + " (Kubernetes stores at most 1.5 MiB): not a manifest lint reads");
     } catch (JsonProcessingException e) {
       JsonLocation loc = e.getLocation();
       int line = loc == null ? 1 : base + loc.getLineNr();
