@@ -113,13 +113,7 @@ public final class NcclTriage implements Runnable {
         ctx.err().println("nccl-triage: " + IoProblems.located(io));
         return ExitCode.USAGE.code();
       }
-      if (debug) {
-        ex.printStackTrace(ctx.err());
-      } else {
-        ctx.err().println("nccl-triage: internal error: " + ex);
-        ctx.err().println("This is a bug. Re-run with --debug and report the output with the command line.");
-      }
-      return ExitCode.INTERNAL.code();
+      return internalError(ctx, debug, ex);
     });
     cl.setExitCodeExceptionMapper(t -> ExitCode.INTERNAL.code());
     cl.setExecutionStrategy(parsed -> {
@@ -147,18 +141,23 @@ public final class NcclTriage implements Runnable {
     } catch (StackOverflowError e) {
       // picocli passes Errors on; this one is a bug of ours (a recursion some input drove too deep),
       // and gets the one line any other internal error gets, not the JVM's trace
-      if (debug) {
-        e.printStackTrace(ctx.err());
-      } else {
-        ctx.err().println("nccl-triage: internal error: " + e);
-        ctx.err().println("This is a bug. Re-run with --debug and report the output with the command line.");
-      }
-      return ExitCode.INTERNAL.code();
+      return internalError(ctx, debug, e);
     }
   }
 
+  /** A bug of ours: its trace with --debug, else one line asking for that; exit 4. */
+  private static int internalError(Context ctx, boolean debug, Throwable t) {
+    if (debug) {
+      t.printStackTrace(ctx.err());
+    } else {
+      ctx.err().println("nccl-triage: internal error: " + t);
+      ctx.err().println("This is a bug. Re-run with --debug and report the output with the command line.");
+    }
+    return ExitCode.INTERNAL.code();
+  }
+
   /** What to say when the heap ran out: its size, and how to give the JVM more. */
-  public static String outOfMemory() {
+  private static String outOfMemory() {
     return "nccl-triage: out of memory: the input needs more than the Java heap's "
         + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB; run it again with a larger heap,"
         + " e.g. NCCL_TRIAGE_JAVA_OPTS=-Xmx1g";

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -232,26 +231,37 @@ class StretchedInputTest {
     }
   }
 
+  /** A text with one of its lines stretched ({@code line}: that line, for the failure message). */
+  record Stretched(String input, String line) {}
+
+  /** Every text with each of its line kinds (the first line of each shape) stretched, one at a time. */
+  private static List<Stretched> stretchedTexts(List<String> texts, int target) {
+    List<Stretched> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    for (String text : texts) {
+      String[] lines = text.split("\n", -1);
+      for (int i = 0; i < lines.length; i++) {
+        if (lines[i].isBlank() || !seen.add(shape(lines[i]))) {
+          continue;
+        }
+        for (String s : stretched(lines[i], target)) {
+          String[] copy = lines.clone();
+          copy[i] = s;
+          out.add(new Stretched(String.join("\n", copy), s));
+        }
+      }
+    }
+    return out;
+  }
+
   @Test
   void everyProbeOutputLineStretchedParses() throws Exception {
     List<String> failures = new ArrayList<>();
     for (Map.Entry<String, Function<String, Object>> parser : AllParsersFuzzTest.PROBES.entrySet()) {
-      Set<String> seen = new LinkedHashSet<>();
-      for (String sample : AllParsersFuzzTest.PROBE_SAMPLES.get(parser.getKey())) {
-        String[] lines = sample.split("\n", -1);
-        for (int i = 0; i < lines.length; i++) {
-          if (lines[i].isBlank() || !seen.add(shape(lines[i]))) {
-            continue;
-          }
-          for (String s : stretched(lines[i], PROBE_LINE)) {
-            String[] copy = lines.clone();
-            copy[i] = s;
-            String input = String.join("\n", copy);
-            Throwable t = onSmallStack(() -> assertThat(parser.getValue().apply(input)).isNotNull());
-            if (t != null && failures.size() < 8) {
-              failures.add(parser.getKey() + ": " + t + "\n    on " + s.substring(0, Math.min(120, s.length())));
-            }
-          }
+      for (Stretched s : stretchedTexts(AllParsersFuzzTest.PROBE_SAMPLES.get(parser.getKey()), PROBE_LINE)) {
+        Throwable t = onSmallStack(() -> assertThat(parser.getValue().apply(s.input())).isNotNull());
+        if (t != null && failures.size() < 8) {
+          failures.add(parser.getKey() + ": " + t + "\n    on " + s.line().substring(0, Math.min(120, s.line().length())));
         }
       }
     }
@@ -261,42 +271,29 @@ class StretchedInputTest {
   @Test
   void everyManifestAndTestsOutputLineStretchedParsesOrIsRejectedCleanly() throws Exception {
     List<String> failures = new ArrayList<>();
-    Map<String, List<String>> inputs = new LinkedHashMap<>();
-    inputs.put("manifest", AllParsersFuzzTest.MANIFESTS);
-    inputs.put("nccl-tests", AllParsersFuzzTest.BW);
-    for (Map.Entry<String, List<String>> kind : inputs.entrySet()) {
-      Set<String> seen = new LinkedHashSet<>();
-      for (String text : kind.getValue()) {
-        String[] lines = text.split("\n", -1);
-        for (int i = 0; i < lines.length; i++) {
-          if (lines[i].isBlank() || !seen.add(shape(lines[i]))) {
-            continue;
-          }
-          for (String s : stretched(lines[i], PROBE_LINE)) {
-            String[] copy = lines.clone();
-            copy[i] = s;
-            String input = String.join("\n", copy);
-            Throwable t = onSmallStack(() -> {
-              if (kind.getKey().equals("manifest")) {
-                try {
-                  new ManifestSource(null, Set.of()).parse("stretched.yaml", input);
-                } catch (ManifestException expected) {
-                  assertThat(expected.getMessage()).startsWith("stretched.yaml:").doesNotContain("\n");
-                }
-              } else {
-                try {
-                  assertThat(new NcclTestsParser().parse(new BufferedReader(new StringReader(input)), "s.out").hosts())
-                      .allSatisfy(h -> assertThat(h.length()).as("a host").isLessThanOrEqualTo(255));
-                } catch (java.io.IOException e) {
-                  throw new java.io.UncheckedIOException(e);
-                }
-              }
-            });
-            if (t != null && failures.size() < 8) {
-              failures.add(kind.getKey() + ": " + t + "\n    on " + s.substring(0, Math.min(120, s.length())));
-            }
-          }
+    for (Stretched s : stretchedTexts(AllParsersFuzzTest.MANIFESTS, PROBE_LINE)) {
+      Throwable t = onSmallStack(() -> {
+        try {
+          new ManifestSource(null, Set.of()).parse("stretched.yaml", s.input());
+        } catch (ManifestException expected) {
+          assertThat(expected.getMessage()).startsWith("stretched.yaml:").doesNotContain("\n");
         }
+      });
+      if (t != null && failures.size() < 8) {
+        failures.add("manifest: " + t + "\n    on " + s.line().substring(0, Math.min(120, s.line().length())));
+      }
+    }
+    for (Stretched s : stretchedTexts(AllParsersFuzzTest.BW, PROBE_LINE)) {
+      Throwable t = onSmallStack(() -> {
+        try {
+          assertThat(new NcclTestsParser().parse(new BufferedReader(new StringReader(s.input())), "s.out").hosts())
+              .allSatisfy(h -> assertThat(h.length()).as("a host").isLessThanOrEqualTo(255));
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      if (t != null && failures.size() < 8) {
+        failures.add("nccl-tests: " + t + "\n    on " + s.line().substring(0, Math.min(120, s.line().length())));
       }
     }
     assertThat(failures).isEmpty();

@@ -13,7 +13,7 @@ final class DockerJsonLine {
   private byte[] scratch = new byte[256];
 
   /** Whether the line may be one: its first bytes. */
-  static boolean mayBe(byte[] b, int s, int e) {
+  private static boolean mayBe(byte[] b, int s, int e) {
     return e - s > START.length && b[s] == '{' && Bytes.startsWith(b, s, e, START);
   }
 

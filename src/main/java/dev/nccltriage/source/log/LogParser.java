@@ -78,7 +78,7 @@ final class LogParser implements LineSink {
     if (e > s && b[e - 1] == '\r') {
       e--;
     }
-    if (b.length > s && b[s] == '{' && DockerJsonLine.mayBe(b, s, e)) {
+    if (e > s && b[s] == '{') {
       int n = docker.decode(b, s, e);
       if (n >= 0) {
         b = docker.buffer();
