@@ -92,7 +92,7 @@ final class ErrorMessages {
       p.wrongLine = true;
     }
     if (o.pluginLoaded() != null) {
-      slot.record(acc.pluginsLoaded.computeIfAbsent(o.pluginLoaded(), k -> new dev.nccltriage.evidence.EvidenceList()));
+      slot.record(acc.pluginLoaded(o.pluginLoaded()));
       p.pluginLoaded = true;
     }
     p.noVerbs |= o.noVerbs();
@@ -204,7 +204,7 @@ final class ErrorMessages {
         return error(p, ErrorKind.NET_PLUGIN_LOAD, t.value, null);
       }
       case LOADED -> {
-        slot.record(acc.pluginsLoaded.computeIfAbsent(t.value, k -> new dev.nccltriage.evidence.EvidenceList()));
+        slot.record(acc.pluginLoaded(t.value));
         p.pluginLoaded = true;
         return true;
       }

@@ -188,17 +188,26 @@ final class FactsBuilder {
   private LeftOut leftOut(int hosts, int nodes, Differences differences, int differsListed) {
     ProcessTable t = acc.processes;
     int listed = Math.min(nodes, LogFacts.NODES_LISTED);
-    if (nodes <= listed && !t.hostsFolded() && !t.processesFolded() && differences.found() <= differsListed) {
+    Map<String, Long> notKept = acc.caps.linesNotKept();
+    if (nodes <= listed && !t.hostsFolded() && !t.processesFolded() && differences.found() <= differsListed
+        && notKept.isEmpty()) {
       return null;
     }
     return new LeftOut(t.hostsFolded() ? Math.max(hosts, t.hostsSeen()) : hosts, t.hostsFolded(), hosts, listed,
-        differences.found(), differsListed, t.processesFolded(), t.processLimit());
+        differences.found(), differsListed, t.processesFolded(), t.processLimit(), notKept);
   }
 
   /** Distinct versions; "2.18.3" is dropped when "2.18.3+cuda12.2" says the same and more. */
   private static List<String> versions(Set<String> seen) {
+    Set<String> withBuild = new java.util.HashSet<>();
+    for (String w : seen) {
+      int plus = w.indexOf('+');
+      if (plus >= 0) {
+        withBuild.add(w.substring(0, plus));
+      }
+    }
     TreeSet<String> out = new TreeSet<>(seen);
-    out.removeIf(v -> !v.contains("+") && seen.stream().anyMatch(w -> w.startsWith(v + "+")));
+    out.removeIf(v -> !v.contains("+") && withBuild.contains(v));
     return List.copyOf(out);
   }
 

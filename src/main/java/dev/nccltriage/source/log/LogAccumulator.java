@@ -32,6 +32,11 @@ final class LogAccumulator {
   final Map<String, Boolean> gdrPairs = new LinkedHashMap<>();
   final Map<String, EvidenceList> ofiProvider = new LinkedHashMap<>();
   final Map<String, EvidenceList> frameworkVersions = new LinkedHashMap<>();
+  /** What the collections above left out past their caps. */
+  final ValueCaps caps = new ValueCaps();
+  private final int[] errorsByKind = new int[ErrorKind.values().length];
+  private ErrAcc errorOverflow;
+  private GdrAcc gdrOverflow;
   /** nccl-tests' "# Using devices" rank lines: their hosts and ranks (TestsPreamble). */
   final Set<String> testsHosts = new LinkedHashSet<>();
   final java.util.BitSet testsRanks = new java.util.BitSet();
@@ -51,9 +56,14 @@ final class LogAccumulator {
     final String reason;
     final Integer distance;
     final Integer threshold;
-    final EvidenceList evidence = new EvidenceList();
+    final EvidenceList evidence;
 
     GdrAcc(boolean enabled, String reason, Integer distance, Integer threshold) {
+      this(enabled, reason, distance, threshold, new EvidenceList());
+    }
+
+    GdrAcc(boolean enabled, String reason, Integer distance, Integer threshold, EvidenceList evidence) {
+      this.evidence = evidence;
       this.enabled = enabled;
       this.reason = reason;
       this.distance = distance;
@@ -67,9 +77,14 @@ final class LogAccumulator {
     final String detail;
     final Integer status;
     final Set<String> hosts = new LinkedHashSet<>();
-    final EvidenceList evidence = new EvidenceList();
+    final EvidenceList evidence;
 
     ErrAcc(ErrorKind kind, String detail, Integer status) {
+      this(kind, detail, status, new EvidenceList());
+    }
+
+    ErrAcc(ErrorKind kind, String detail, Integer status, EvidenceList evidence) {
+      this.evidence = evidence;
       this.kind = kind;
       this.detail = detail;
       this.status = status;
@@ -90,14 +105,61 @@ final class LogAccumulator {
     processes = new ProcessTable(limits);
   }
 
+  /**
+   * A GPUDirect RDMA decision's entry; past {@link ValueCaps#DETAILS} distances of one decision
+   * (enabled and reason), the overflow (a decision seen first always gets an entry).
+   */
   GdrAcc gdr(boolean enabled, String reason, Integer distance, Integer threshold) {
     String key = enabled + "/" + reason + "/" + distance + "/" + threshold;
-    return gdr.computeIfAbsent(key, k -> new GdrAcc(enabled, reason, distance, threshold));
+    GdrAcc g = gdr.get(key);
+    if (g != null) {
+      return g;
+    }
+    long alike = gdr.values().stream().filter(x -> x.enabled == enabled && x.reason.equals(reason)).count();
+    if (alike >= ValueCaps.DETAILS) {
+      if (gdrOverflow == null) {
+        gdrOverflow = new GdrAcc(enabled, reason, null, null, caps.overflow(ValueCaps.GDR));
+      }
+      return gdrOverflow;
+    }
+    g = new GdrAcc(enabled, reason, distance, threshold);
+    gdr.put(key, g);
+    return g;
   }
 
+  /** An error signature's entry; past {@link ValueCaps#DETAILS} details of one kind, the overflow. */
   ErrAcc error(ErrorKind kind, String detail, Integer status) {
     String key = kind + "/" + detail + "/" + status;
-    return errors.computeIfAbsent(key, k -> new ErrAcc(kind, detail, status));
+    ErrAcc e = errors.get(key);
+    if (e != null) {
+      return e;
+    }
+    if (errorsByKind[kind.ordinal()] >= ValueCaps.DETAILS) {
+      if (errorOverflow == null) {
+        errorOverflow = new ErrAcc(kind, null, null, caps.overflow(ValueCaps.ERRORS));
+      }
+      return errorOverflow;
+    }
+    errorsByKind[kind.ordinal()]++;
+    e = new ErrAcc(kind, detail, status);
+    errors.put(key, e);
+    return e;
+  }
+
+  EvidenceList version(String v) {
+    return caps.list(versions, v, ValueCaps.VALUES, ValueCaps.VERSIONS);
+  }
+
+  EvidenceList frameworkVersion(String v) {
+    return caps.list(frameworkVersions, v, ValueCaps.VALUES, ValueCaps.FRAMEWORK_VERSIONS);
+  }
+
+  EvidenceList pluginLoaded(String name) {
+    return caps.list(pluginsLoaded, name, ValueCaps.VALUES, ValueCaps.PLUGINS);
+  }
+
+  EvidenceList ofiProvider(String name) {
+    return caps.list(ofiProvider, name, ValueCaps.VALUES, ValueCaps.OFI_PROVIDERS);
   }
 
   private static final int MAX_GDR_KEYS = 512;
@@ -110,9 +172,10 @@ final class LogAccumulator {
     m.merge(key, enabled, Boolean::logicalAnd);
   }
 
+  /** A setting's entry: up to {@link ValueCaps#ENV_NAMES} names of {@link ValueCaps#VALUES} values each. */
   EvidenceList env(String name, String value) {
-    return env.computeIfAbsent(name, k -> new LinkedHashMap<>())
-        .computeIfAbsent(value, k -> new EvidenceList());
+    Map<String, EvidenceList> values = caps.entry(env, name, env.size() < ValueCaps.ENV_NAMES, k -> new LinkedHashMap<>());
+    return values == null ? caps.overflow(ValueCaps.ENV) : caps.list(values, value, ValueCaps.VALUES, ValueCaps.ENV);
   }
 
   /** Appends a later chunk; {@code off} is the number of lines before it. */
@@ -135,7 +198,8 @@ final class LogAccumulator {
       HostEvidence mine = processes.host(h.name);
       (mine != null ? mine : processes.evidence(null)).addAll(h, off);
     }
-    o.versions.forEach((k, v) -> versions.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
+    caps.merge(o.caps, off);
+    o.versions.forEach((k, v) -> version(k).addAll(v, off));
     o.env.forEach((n, m) -> m.forEach((val, ev) -> env(n, val).addAll(ev, off)));
     o.gdr.forEach((k, g) -> gdr(g.enabled, g.reason, g.distance, g.threshold).evidence.addAll(g.evidence, off));
     o.errors.forEach(
@@ -144,8 +208,7 @@ final class LogAccumulator {
           mine.evidence.addAll(e.evidence, off);
           e.hosts.forEach(mine::seeHost);
         });
-    o.pluginsLoaded.forEach(
-        (k, v) -> pluginsLoaded.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
+    o.pluginsLoaded.forEach((k, v) -> pluginLoaded(k).addAll(v, off));
     dmabuf.addAll(o.dmabuf, off);
     warnings.addAll(o.warnings, off);
     failures.addAll(o.failures, off);
@@ -160,8 +223,8 @@ final class LogAccumulator {
         && o.testsHosts.stream().anyMatch(h -> !testsHosts.contains(h));
     o.gdrHcas.forEach((k, v) -> seeGdr(gdrHcas, k, v));
     o.gdrPairs.forEach((k, v) -> seeGdr(gdrPairs, k, v));
-    o.ofiProvider.forEach((k, v) -> ofiProvider.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
-    o.frameworkVersions.forEach((k, v) -> frameworkVersions.computeIfAbsent(k, x -> new EvidenceList()).addAll(v, off));
+    o.ofiProvider.forEach((k, v) -> ofiProvider(k).addAll(v, off));
+    o.frameworkVersions.forEach((k, v) -> frameworkVersion(k).addAll(v, off));
     lines += o.lines;
     errorLines += o.errorLines;
     ncclLines += o.ncclLines;

@@ -37,7 +37,7 @@ final class OfiMessages {
       if (p.ofiProvider == null) {
         p.ofiProvider = said;
       }
-      slot.record(acc.ofiProvider.computeIfAbsent(said, k -> new dev.nccltriage.evidence.EvidenceList()));
+      slot.record(acc.ofiProvider(said));
       return true;
     }
     return errors.ofi(p, msg);

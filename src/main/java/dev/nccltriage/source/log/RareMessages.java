@@ -56,7 +56,7 @@ final class RareMessages {
     // every process prints the same line: the expression runs once per text
     String v = versionSeen.get(text);
     if (v != NO_VERSION) {
-      slot.record(acc.versions.computeIfAbsent(v, k -> new dev.nccltriage.evidence.EvidenceList()));
+      slot.record(acc.version(v));
       if (p != null) {
         if (p.version == null) {
           p.version = v;
@@ -73,7 +73,7 @@ final class RareMessages {
     if (m.find()) {
       // at most 3-4 digits a part (the pattern's bounds): never out of range
       String v = Integer.parseInt(m.group(1)) + "." + Integer.parseInt(m.group(2)) + "." + Integer.parseInt(m.group(3));
-      slot.record(acc.frameworkVersions.computeIfAbsent(v, k -> new dev.nccltriage.evidence.EvidenceList()));
+      slot.record(acc.frameworkVersion(v));
     }
   }
 
