@@ -208,16 +208,31 @@ final class ProcessState {
     return false;
   }
 
+  /**
+   * HCAs a process lists one line each (2.3) that it keeps: a node has a few dozen ports at most,
+   * and a garbled log of distinct lines must not make each line cost a pass over all before it.
+   */
+  static final int MAX_PER_LINE_HCAS = 64;
+
   /** An HCA of a 2.3 per-line listing, once per device and port, kept in index order. */
   void addPerLineHca(Hca h) {
-    if (perLineHcas.stream().anyMatch(x -> x.name().equals(h.name()) && x.port() == h.port())) {
+    int at = perLineHcas.size();
+    for (int i = perLineHcas.size() - 1; i >= 0; i--) {
+      Hca x = perLineHcas.get(i);
+      if (x.name().equals(h.name()) && x.port() == h.port()) {
+        return;
+      }
+      if (x.index() > h.index()) {
+        at = i; // after every HCA of a lower or equal index, as a stable sort would put it
+      }
+    }
+    if (perLineHcas.size() >= MAX_PER_LINE_HCAS) {
       return;
     }
     if (perLineHcas.isEmpty()) {
       perLineHcas = new ArrayList<>(2);
     }
-    perLineHcas.add(h);
-    perLineHcas.sort(java.util.Comparator.comparingInt(Hca::index));
+    perLineHcas.add(at, h);
   }
 
   void seePeerRank(long rank) {

@@ -119,4 +119,18 @@ class DistinctValueCapsTest {
     assertThat(f.gdrDecisions()).anySatisfy(g -> assertThat(g.enabled()).isTrue());
     assertThat(f.leftOut().linesNotKept()).containsKeys("errors", "gdrDecisions");
   }
+
+  /** A process's HCAs listed one line each (2.3): a few dozen at most, in index order, whatever the log. */
+  @org.junit.jupiter.api.Test
+  void perLineHcasAreCappedAndKeptInIndexOrder() {
+    List<String> log = new ArrayList<>();
+    for (int i = N; i > 0; i--) {
+      log.add(P + "NET/IB: [" + i + "] mlx5_" + i + ":1/IB");
+      log.add(P + "NET/IB: [" + i + "] mlx5_" + i + ":1/IB"); // a repeat adds nothing
+    }
+    LogFacts f = LogLines.parse(log);
+    assertThat(f.hcas()).hasSize(ProcessState.MAX_PER_LINE_HCAS);
+    assertThat(f.hcas()).extracting(dev.nccltriage.facts.Hca::index).isSorted();
+    assertThat(f.hcas().get(0).index()).isEqualTo(N - ProcessState.MAX_PER_LINE_HCAS + 1);
+  }
 }
