@@ -23,6 +23,8 @@ import java.util.TreeSet;
 
 /** Turns what the parser collected into job-level {@link LogFacts}. Derives; never judges. */
 final class FactsBuilder {
+  /** OOB interfaces the job lists, as many as socket interfaces (the majority's is named apart). */
+  private static final int MAX_OOB_LISTED = ProcessState.MAX_SOCKET_IFACES;
   private final LogAccumulator acc;
   private final List<InputStats> inputs;
   private final Map<String, List<Evidence>> evidence = new LinkedHashMap<>();
@@ -34,7 +36,7 @@ final class FactsBuilder {
   }
 
   LogFacts build() {
-    List<ProcessState> procs = resolveGluedHosts(acc.processes.all());
+    List<ProcessState> procs = GluedHosts.resolve(acc.processes.all());
     // one plain pass: a large job has thousands of processes, and this runs once, mostly interpreted
     Map<String, List<ProcessState>> byHost = new LinkedHashMap<>();
     List<ProcessState> unattributed = new ArrayList<>();
@@ -85,6 +87,7 @@ final class FactsBuilder {
     Boolean rdma = network.rdma();
 
     List<Hca> hcas = new ArrayList<>();
+    Set<String> linkLayers = new TreeSet<>();
     Set<List<Hca>> listsSeen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     Set<String> seenPorts = new LinkedHashSet<>();
     int minPorts = Integer.MAX_VALUE;
@@ -105,13 +108,14 @@ final class FactsBuilder {
           added |= seenPorts.add(port.name() + ":" + port.port());
         }
         if (added) {
-          hcas.add(h);
+          h.ports().forEach(port -> linkLayers.add(port.linkLayer()));
+          if (hcas.size() < ProcessState.MAX_HCAS) {
+            hcas.add(h);
+          }
         }
       }
     }
     Integer hcaPorts = seenPorts.isEmpty() ? null : seenPorts.size();
-    Set<String> linkLayers = new TreeSet<>();
-    hcas.forEach(h -> h.ports().forEach(p -> linkLayers.add(p.linkLayer())));
 
     Map<String, Integer> oobCount = new LinkedHashMap<>();
     Iface oob = null;
@@ -130,7 +134,7 @@ final class FactsBuilder {
     for (ProcessState p : procs) {
       if (p.socketIfaces != null) {
         for (Iface f : p.socketIfaces) {
-          if (socketIfaces.stream().noneMatch(x -> x.name().equals(f.name())) && socketIfaces.size() < 32) {
+          if (socketIfaces.stream().noneMatch(x -> x.name().equals(f.name())) && socketIfaces.size() < ProcessState.MAX_SOCKET_IFACES) {
             socketIfaces.add(f);
           }
         }
@@ -178,7 +182,7 @@ final class FactsBuilder {
         hostProcs, nodes, nodesFrom,
         count.single(), localGpus, transport, rdma, transportNodes,
         hcas, hcaPorts, minPorts == Integer.MAX_VALUE ? null : minPorts, ro, List.copyOf(linkLayers),
-        oob, List.copyOf(oobCount.keySet()), bootstrap, socketIfaces, channels, local, gdrShown,
+        oob, oobCount.keySet().stream().limit(MAX_OOB_LISTED).toList(), bootstrap, socketIfaces, channels, local, gdrShown,
         ringsGdr < 0 ? null : ringsGdr, !acc.dmabuf.isEmpty(), gdr, env, conflicts, errors,
         List.copyOf(acc.pluginsLoaded.keySet()), ibNoDevice, ibLogged,
         nodeDetails, differs, signals, evidence, leftOut(byHost.size(), nodeDetails.size(), differences, differs.size()));
@@ -273,31 +277,6 @@ final class FactsBuilder {
       most = Math.max(most, NodeCount.gpusShown(ps));
     }
     return most == 0 ? null : most;
-  }
-
-  /**
-   * Two glued lines put the tail of one line in front of the next host name ("...nvmlDev 1
-   * nvmhost-a:12:12"). A host seen only in such positions that ends with a real host name of the
-   * same pid is that host.
-   */
-  private static List<ProcessState> resolveGluedHosts(List<ProcessState> all) {
-    List<ProcessState> out = new ArrayList<>();
-    for (ProcessState p : all) {
-      if (p.hostFromGluedLine && p.host != null) {
-        ProcessState real = all.stream()
-            .filter(q -> q != p && !q.hostFromGluedLine && q.host != null && q.pid == p.pid && p.host.endsWith(q.host))
-            .findFirst().orElse(null);
-        if (real != null) {
-          real.merge(p);
-          if (p.evidence != real.evidence) {
-            real.evidence.addAll(p.evidence, 0);
-          }
-          continue;
-        }
-      }
-      out.add(p);
-    }
-    return out;
   }
 
   /** Every item of the lists, in the map's order (first-seen value, then line order). */

@@ -35,7 +35,7 @@ final class LogAccumulator {
   /** What the collections above left out past their caps. */
   final ValueCaps caps = new ValueCaps();
   private final int[] errorsByKind = new int[ErrorKind.values().length];
-  private ErrAcc errorOverflow;
+  private final ErrAcc[] errorOverflow = new ErrAcc[ErrorKind.values().length];
   private GdrAcc gdrOverflow;
   /** nccl-tests' "# Using devices" rank lines: their hosts and ranks (TestsPreamble). */
   final Set<String> testsHosts = new LinkedHashSet<>();
@@ -135,10 +135,11 @@ final class LogAccumulator {
       return e;
     }
     if (errorsByKind[kind.ordinal()] >= ValueCaps.DETAILS) {
-      if (errorOverflow == null) {
-        errorOverflow = new ErrAcc(kind, null, null, caps.overflow(ValueCaps.ERRORS));
+      int k = kind.ordinal();
+      if (errorOverflow[k] == null) {
+        errorOverflow[k] = new ErrAcc(kind, null, null, caps.overflow(ValueCaps.ERRORS));
       }
-      return errorOverflow;
+      return errorOverflow[k];
     }
     errorsByKind[kind.ordinal()]++;
     e = new ErrAcc(kind, detail, status);

@@ -108,7 +108,7 @@ final class NetTexts {
       }
     }
     out.sort(java.util.Comparator.comparingInt(Hca::index));
-    return List.copyOf(out);
+    return List.copyOf(out.size() > ProcessState.MAX_HCAS ? out.subList(0, ProcessState.MAX_HCAS) : out);
   }
 
   /** One "[i]dev:port/LL" entry; null when the index or port does not fit an int (a garbled line). */

@@ -209,10 +209,11 @@ final class ProcessState {
   }
 
   /**
-   * HCAs a process lists one line each (2.3) that it keeps: a node has a few dozen ports at most,
-   * and a garbled log of distinct lines must not make each line cost a pass over all before it.
+   * HCAs kept of a list, of a process's lines (2.3 lists one a line) and of the job: a node has a
+   * few dozen ports at most (NCCL's MAX_IB_DEVS is 32), and a garbled log of distinct lines must
+   * neither make each line cost a pass over all before it nor fill the report.
    */
-  static final int MAX_PER_LINE_HCAS = 64;
+  static final int MAX_HCAS = 64;
 
   /** An HCA of a 2.3 per-line listing, once per device and port, kept in index order. */
   void addPerLineHca(Hca h) {
@@ -226,7 +227,7 @@ final class ProcessState {
         at = i; // after every HCA of a lower or equal index, as a stable sort would put it
       }
     }
-    if (perLineHcas.size() >= MAX_PER_LINE_HCAS) {
+    if (perLineHcas.size() >= MAX_HCAS) {
       return;
     }
     if (perLineHcas.isEmpty()) {

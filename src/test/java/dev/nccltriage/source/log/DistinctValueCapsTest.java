@@ -133,4 +133,19 @@ class DistinctValueCapsTest {
     assertThat(f.hcas()).extracting(dev.nccltriage.facts.Hca::index).isSorted();
     assertThat(f.hcas().get(0).index()).isEqualTo(N - ProcessState.MAX_PER_LINE_HCAS + 1);
   }
+
+  /** The job's HCA and OOB interface lists: a few dozen, whatever the number of hosts printing distinct ones. */
+  @org.junit.jupiter.api.Test
+  void jobWideHcaAndOobListsAreCapped() {
+    List<String> log = new ArrayList<>();
+    for (int i = 0; i < N; i++) {
+      log.add(String.format("host%05d:1234:1235 [0] NCCL INFO NET/IB : Using [0]mlx5_%d:1/IB [RO]; OOB eth%d:10.0.%d.%d<0>",
+          i, i, i, i / 250, i % 250 + 1));
+    }
+    LogFacts f = LogLines.parse(log);
+    assertThat(f.hcas()).hasSize(ProcessState.MAX_HCAS);
+    assertThat(f.hcaPorts()).as("ports are counted, not listed").isEqualTo(N);
+    assertThat(f.oobInterfaces()).hasSize(ProcessState.MAX_SOCKET_IFACES);
+    assertThat(f.linkLayers()).containsExactly("IB");
+  }
 }
