@@ -129,9 +129,9 @@ class DistinctValueCapsTest {
       log.add(P + "NET/IB: [" + i + "] mlx5_" + i + ":1/IB"); // a repeat adds nothing
     }
     LogFacts f = LogLines.parse(log);
-    assertThat(f.hcas()).hasSize(ProcessState.MAX_PER_LINE_HCAS);
+    assertThat(f.hcas()).hasSize(ProcessState.MAX_HCAS);
     assertThat(f.hcas()).extracting(dev.nccltriage.facts.Hca::index).isSorted();
-    assertThat(f.hcas().get(0).index()).isEqualTo(N - ProcessState.MAX_PER_LINE_HCAS + 1);
+    assertThat(f.hcas().get(0).index()).isEqualTo(N - ProcessState.MAX_HCAS + 1);
   }
 
   /** The job's HCA and OOB interface lists: a few dozen, whatever the number of hosts printing distinct ones. */
