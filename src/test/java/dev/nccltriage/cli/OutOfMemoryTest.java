@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * An input that needs more than the heap ends with one line that says so and how to give the JVM
  * more, and exit 2 (the environment's limit): it used to be the JVM's trace and exit 1, which a
  * preflight script reads as "problem found". A tool process with a 24 MiB heap reads a log of
- * 400000 distinct settings, on one thread and on two.
+ * 400000 hosts (the table tells 32768 apart by design: more than such a heap holds), on one thread
+ * and on two.
  */
 class OutOfMemoryTest {
   @TempDir static Path dir;
@@ -25,10 +26,11 @@ class OutOfMemoryTest {
   @ParameterizedTest
   @ValueSource(strings = {"1", "2"})
   void aLogLargerThanTheHeapIsOneLineAndExit2(String threads) throws Exception {
-    Path log = dir.resolve("settings-" + threads + ".log");
+    Path log = dir.resolve("hosts-" + threads + ".log");
     try (BufferedWriter w = Files.newBufferedWriter(log, StandardCharsets.US_ASCII)) {
       for (int i = 0; i < 400_000; i++) {
-        w.write("h:1:2 [0] NCCL INFO NCCL_X" + i + " set by environment to v" + i + "\n");
+        w.write(String.format("host-%06d:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:10.%d.%d.%d<0>%n",
+            i, i >> 16, (i >> 8) & 255, i & 255));
       }
     }
     List<String> cmd = new ArrayList<>(ToolProcess.command(dir, "log", "--threads", threads, "-o", "json",
