@@ -72,8 +72,11 @@ final class GdrMessages {
   boolean parse(ProcessState p, String msg) {
     // every process prints its HCAs' lines: the expressions run once per text
     Decision d = seen.get(msg);
-    String host = p.host == null ? "" : p.host + "/";
-    String key = d.hca == null ? null : host + d.hca;
+    // a decision is a function of the text, its key of the host and the text: a host's repeat
+    // of a text changes nothing in the per-host maps (seeGdr is idempotent), only the counts
+    boolean fresh = d.kind != NONE && d.kind != SOCKET && p.evidence.firstDecision(d);
+    String host = !fresh ? null : p.host == null ? "" : p.host + "/";
+    String key = d.hca == null || !fresh ? null : host + d.hca;
     switch (d.kind) {
       case NO_MODULE -> {
         slot.record(d.in(acc, "no-module").evidence);
@@ -82,7 +85,9 @@ final class GdrMessages {
       }
       case DISTANCE -> {
         slot.record(d.in(acc, d.enabled ? "enabled" : "distance").evidence);
-        acc.seeGdr(acc.gdrPairs, host + d.pair, d.enabled);
+        if (fresh) {
+          acc.seeGdr(acc.gdrPairs, host + d.pair, d.enabled);
+        }
         return true;
       }
       case SOCKET -> {

@@ -37,6 +37,29 @@ final class HostEvidence {
   private Object[] shared; // values its processes printed alike (interfaces), held once
 
   private static final int SHARED = 4;
+  private Object[] decided; // GPUDirect RDMA decision texts applied to this host's keys (GdrMessages)
+  private static final int DECIDED = 8;
+
+  /**
+   * Whether {@code decision} (a remembered decision text) is new to this host, noting it: a
+   * host's processes print the same decision lines per connection, and each repeat would build
+   * the same per-host key again. Past {@link #DECIDED} texts every one counts as new.
+   */
+  boolean firstDecision(Object decision) {
+    if (decided == null) {
+      decided = new Object[DECIDED];
+    }
+    for (int i = 0; i < DECIDED; i++) {
+      if (decided[i] == decision) {
+        return false;
+      }
+      if (decided[i] == null) {
+        decided[i] = decision;
+        return true;
+      }
+    }
+    return true;
+  }
 
   HostEvidence(String name, byte[] bytes, EvidenceBudget budget) {
     this.name = name;
