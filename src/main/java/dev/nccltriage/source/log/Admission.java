@@ -75,7 +75,7 @@ final class Admission {
         || Boolean.FALSE.equals(NetworkKind.providerRdma(p.ofiProvider))) {
       return true;
     }
-    for (ChannelCounter c : p.netChannels().values()) {
+    for (ChannelCounter c = p.firstNetChannel(); c != null; c = c.next) {
       if (notRdma(c.network) || c.sendGdr + c.receiveGdr < c.total()) {
         return true;
       }

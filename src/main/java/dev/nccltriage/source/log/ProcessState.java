@@ -107,6 +107,14 @@ final class ProcessState {
     return m;
   }
 
+  /**
+   * Its network channels in first-seen order, as a chain (no map: a host outside the sample is
+   * tested line by line, see Admission).
+   */
+  ChannelCounter firstNetChannel() {
+    return firstChannels;
+  }
+
   boolean hasNetChannels() {
     return firstChannels != null;
   }

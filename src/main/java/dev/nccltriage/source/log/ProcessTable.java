@@ -2,6 +2,7 @@ package dev.nccltriage.source.log;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,7 @@ final class ProcessTable {
   private HostEvidence noHost;
   private boolean hostsFolded; // a host past the limit: its lines count as lines without a host
   private int level; // hosts kept: those whose name hash has its top `level` bits zero
+  private ProcessState outside; // the state of lines without a host (or pid), once looked up
   private Runnable evicted = () -> { };
   private boolean processesFolded; // a process past the limit shares its host's FOLDED state
   private int admittedHosts; // hosts outside the sample admitted for a line that shows something wrong
@@ -64,7 +66,10 @@ final class ProcessTable {
     if (level > 0 && hs >= 0 && outsideSample(b, hs, he)) {
       // past the sample most lines are of hosts it does not keep: told by a hash of the name,
       // without a miss in the index or a String
-      return get(null, -1, -1, -1, glued);
+      if (outside == null) {
+        outside = get(null, -1, -1, -1, glued);
+      }
+      return outside;
     }
     ProcessState s = index.find(b, hs, he, pid);
     if (s != null) {
@@ -118,7 +123,9 @@ final class ProcessTable {
       hostsFolded = true; // (names made to collide may defeat the sample: then simply no more)
       return evidence(null);
     }
-    return evidence(name);
+    h = new HostEvidence(name, Arrays.copyOfRange(b, hs, he), budget); // (not in the map: looked up above)
+    hostEvidence.put(name, h);
+    return h;
   }
 
   /**
