@@ -81,7 +81,8 @@ final class MessageParser {
     ProcessState p = proc;
     switch (b[m]) {
       case 'C':
-        if (e - m >= ChannelParser.CHANNEL.length && Bytes.word(b, m) == ChannelParser.CHANNEL_WORD) {
+        if (e - m >= ChannelParser.CHANNEL.length && Bytes.word(b, m) == ChannelParser.CHANNEL_WORD
+            && (p != null || numbered(b, m + ChannelParser.CHANNEL.length, e))) {
           return channel(p(p), b, m, e);
         }
         if (startsWith(b, m, e, CONNECTED_RINGS)) {
@@ -96,7 +97,7 @@ final class MessageParser {
         }
         break;
       case 'R':
-        if (startsWith(b, m, e, ChannelParser.RING)) {
+        if (startsWith(b, m, e, ChannelParser.RING) && (p != null || numbered(b, m + ChannelParser.RING.length, e))) {
           return channel(p(p), b, m, e);
         }
         break;
@@ -153,6 +154,28 @@ final class MessageParser {
   }
 
 
+
+  private static final byte[] SPACED_COLON = ascii(" : ");
+
+  /**
+   * Whether NCCL's channel head follows at i: "%02d : " or "%02d/%d : " (spec §6, §9). A line
+   * without a prefix (a paste, a line of another program) is taken for a channel line only then,
+   * so that "Ring buffer full" or "Ring 3 of 8" makes neither an NCCL line nor a process.
+   */
+  private static boolean numbered(byte[] b, int i, int e) {
+    int j = Bytes.skipDigits(b, i, e);
+    if (j == i) {
+      return false;
+    }
+    if (j < e && b[j] == '/') {
+      int k = Bytes.skipDigits(b, j + 1, e);
+      if (k == j + 1) {
+        return false;
+      }
+      j = k;
+    }
+    return startsWith(b, j, e, SPACED_COLON);
+  }
 
   /**
    * Bytes.indexOfSpaced(b, from, to, COMM), found from the 'x' of "0x": a rare byte, where 'c' and
