@@ -212,7 +212,9 @@ final class NetMessages {
         }
         Iface f = oldIfaceSeen.get(msg).orElse(null);
         if (f != null) {
-          p.addSocketIface(f, 16); // NCCL 2.3 keeps at most MAX_IFS (16) interfaces
+          // NCCL 2.3 prints at most MAX_IFS (16); the cap is the merge's, so that a process read
+          // in two parts of a file keeps what it keeps read in one
+          p.addSocketIface(f, ProcessState.MAX_SOCKET_IFACES);
         }
         slot(p, HostEvidence.SOCKET, null);
         return true;
