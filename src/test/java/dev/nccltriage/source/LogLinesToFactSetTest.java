@@ -12,10 +12,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The named facts a job's log produces, and the lines each one cites: what the rules read and
+ * The named facts a job's log produces, from its lines through the parser (the facts package's
+ * LogFactSetTest builds the log facts directly), and the lines each one cites: what the rules read and
  * what a report shows as the reason.
  */
-class LogFactSetTest {
+class LogLinesToFactSetTest {
   private static final String H = "gpu-a:11:11 [0] NCCL INFO ";
   private static final String COMM = H + "comm 0x55d1c8e0a2b0 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0";
 
