@@ -113,6 +113,19 @@ class JsonSchemaTest {
     assertThat(validate(run.json())).isEmpty();
   }
 
+  /** Distinct values past a collection's cap: log.leftOut.linesNotKept is filled in, and valid. */
+  @Test
+  void aLogOfDistinctVersionsGivesValidJson() {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < 40; i++) {
+      b.append(String.format("host-1:7:7 [0] NCCL INFO NCCL version 2.%d.1+cuda12.2%n", i));
+    }
+    CliRun run = CliRun.runWithStdin(b.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+        "log", "-o", "json", "-");
+    assertThat(run.json().at("/log/leftOut/linesNotKept/ncclVersions").asLong()).isEqualTo(24);
+    assertThat(validate(run.json())).isEmpty();
+  }
+
   @Test
   void aDisagreementBetweenLogAndContainerIsValid() {
     // check --log where the container has what GPUDirect RDMA needs and the log shows none of it
