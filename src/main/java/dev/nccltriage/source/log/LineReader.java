@@ -56,7 +56,8 @@ final class LineReader {
     while (true) {
       // a line longer than maxLine is cut whatever the read sizes: look no further than that
       int scanTo = Math.min(len, pos + maxLine + 1);
-      if (!skipping && lineNo >= 0 && pos < scanTo && searched == 0) {
+      // (an empty line is not offered: nothing in it can be a cached thread's)
+      if (!skipping && lineNo >= 0 && pos < scanTo && searched == 0 && buf[pos] != '\n') {
         if (consumed + pos >= limit) {
           return lineNo;
         }

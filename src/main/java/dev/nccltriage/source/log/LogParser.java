@@ -78,6 +78,12 @@ final class LogParser implements LineSink {
     if (e > s && b[e - 1] == '\r') {
       e--;
     }
+    if (e == s) {
+      // a blank line: what the search below would conclude, without it
+      acc.unplaced++;
+      hintBuf = null;
+      return;
+    }
     if (e > s && b[s] == '{') {
       int n = docker.decode(b, s, e);
       if (n >= 0) {
