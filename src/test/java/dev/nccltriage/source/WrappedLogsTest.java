@@ -81,6 +81,22 @@ class WrappedLogsTest {
         .isEqualTo(plain);
   }
 
+  /**
+   * Other JSON-lines logs keep the line in a field that is not first: Fluent Bit's "log" after its
+   * "date" and a nested "kubernetes" object, an export's "message" after its timestamp.
+   */
+  @ParameterizedTest
+  @MethodSource("logs")
+  void jsonLinesWithTheTextFieldLaterChangeNoFact(Path log) throws Exception {
+    String text = Files.readString(log);
+    List<Object> plain = facts(Logs.parse(text));
+    assertThat(facts(Logs.parse(docker(text,
+        "{\"date\":1714550400.123,\"kubernetes\":{\"pod_name\":\"trainer-0\",\"labels\":{\"app\":\"x\"}},\"log\":\"",
+        "\"}")))).as("Fluent Bit").isEqualTo(plain);
+    assertThat(facts(Logs.parse(docker(text, "{\"timestamp\": 1714550400123, \"message\": \"", "\"}"))))
+        .as("an export's message field").isEqualTo(plain);
+  }
+
   private static String docker(String log, String before, String after) {
     StringBuilder b = new StringBuilder();
     for (String line : log.split("\n", -1)) {

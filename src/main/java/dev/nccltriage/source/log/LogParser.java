@@ -31,7 +31,7 @@ final class LogParser implements LineSink {
   private final Prefix prefix = new Prefix();
   private final Prefix gluedPrefix = new Prefix();
   private final AnsiStrip ansi = new AnsiStrip();
-  private final DockerJsonLine docker = new DockerJsonLine();
+  private final JsonLogLine json = new JsonLogLine();
   private final PrefixCache prefixes;
   private int lastSlot = -1; // the cache slot of the last line, checked first
   // what lineAt found for the line starting at hintStart in hintBuf (null: nothing)
@@ -85,9 +85,9 @@ final class LogParser implements LineSink {
       return;
     }
     if (e > s && b[s] == '{') {
-      int n = docker.decode(b, s, e);
+      int n = json.decode(b, s, e);
       if (n >= 0) {
-        b = docker.buffer();
+        b = json.buffer();
         s = 0;
         e = n;
         mayHaveEscape = true; // an escaped ESC (ANSI colour) is a real one now

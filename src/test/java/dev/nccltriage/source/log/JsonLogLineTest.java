@@ -6,10 +6,11 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class DockerJsonLineTest {
+/** The text field of a JSON-lines log record, wherever it is among the record's fields. */
+class JsonLogLineTest {
   private static String decode(String line) {
     byte[] b = line.getBytes(StandardCharsets.UTF_8);
-    DockerJsonLine d = new DockerJsonLine();
+    JsonLogLine d = new JsonLogLine();
     int n = d.decode(b, 0, b.length);
     return n < 0 ? null : new String(d.buffer(), 0, n, StandardCharsets.UTF_8);
   }
@@ -26,10 +27,21 @@ class DockerJsonLineTest {
       "{\"log\":\"short \\u12\"} => NOT",
       "{\"log\":\"value\" trailing} => NOT",
       "{\"log\":42} => NOT",
-      "{\"stream\":\"stdout\",\"log\":\"other order\"} => NOT",
+      "{\"stream\":\"stdout\",\"log\":\"other order\"} => other order",
+      "{\"date\":1714550400.123,\"log\":\"fluent bit\\n\"} => fluent bit",
+      "{\"kubernetes\":{\"pod_name\":\"w-0\",\"labels\":{\"a\":\"}{\"}},\"ids\":[1,[2,{}]],\"log\":\"nested first\"} => nested first",
+      "{\"timestamp\": 1714550400123 , \"message\": \"cloudwatch\"} => cloudwatch",
+      "{\"level\":\"info\",\"msg\":\"structured\",\"time\":\"t\"} => structured",
+      "{\"__CURSOR\":\"s=1;i=2\",\"MESSAGE\":\"journald\",\"_PID\":\"7\"} => journald",
+      "{\"textPayload\":\"gcp\",\"severity\":\"INFO\"} => gcp",
+      "{\"log\":{\"nested\":\"object\"},\"message\":\"the first text field that is a string\"} => the first text field that is a string",
+      "{\"stream\":\"stdout\",\"time\":\"t\"} => NOT",
+      "{\"a\":[1,2,\"unclosed} => NOT",
+      "{\"a\" 1,\"log\":\"no colon\"} => NOT",
+      "{} => NOT",
       "not json at all => NOT",
   })
-  void decodesTheLogValueOrSaysItIsNotOne(String line, String expected) {
+  void decodesTheTextFieldOrSaysItIsNotOne(String line, String expected) {
     assertThat(decode(line)).isEqualTo(expected);
   }
 }

@@ -1,0 +1,217 @@
+package dev.nccltriage.source.log;
+
+/**
+ * A line of a JSON-lines log: Docker's json-file ({@code {"log":"TEXT\n","stream":"stdout",
+ * "time":"..."}}, what a node with the Docker runtime keeps of a container's output), Fluent Bit's
+ * and Fluentd's ({@code {"date":...,"log":"..."}}, often with a nested {@code "kubernetes"} object
+ * first), an export of CloudWatch, Elastic or Filebeat ({@code "message"}), a structured logger's
+ * ({@code "msg"}), journald's ({@code "MESSAGE"}), Google Cloud Logging's ({@code "textPayload"}).
+ * Read as it is, the message would end in {@code \n","stream":...} and every value at the end of a
+ * line (the network, an env value, an address) would carry it. The first top-level field of those
+ * names that holds a string is decoded (JSON's escapes; an ANSI colour code arrives as an escaped
+ * ESC) into a scratch buffer reused from line to line. The fields before it are skipped in one
+ * pass, nested ones by counting brackets (no recursion, whatever the depth).
+ */
+final class JsonLogLine {
+  private static final byte[][] TEXT_KEYS = {Bytes.ascii("log"), Bytes.ascii("message"), Bytes.ascii("msg"),
+      Bytes.ascii("MESSAGE"), Bytes.ascii("textPayload")};
+  private byte[] scratch = new byte[256];
+
+  /** The buffer {@link #decode} wrote into (valid until the next call). */
+  byte[] buffer() {
+    return scratch;
+  }
+
+  /**
+   * Decodes the text field of the line [s, e) into {@link #buffer}, without its final line end;
+   * returns its length, or -1 when the line is not such a record (not an object, no text field
+   * before the end, no closing quote, a bad escape, or something other than another field or the
+   * end after the value).
+   */
+  int decode(byte[] b, int s, int e) {
+    if (e - s < 8 || b[s] != '{') {
+      return -1;
+    }
+    int i = skipSpaces(b, s + 1, e);
+    while (i < e && b[i] == '"') {
+      int keyEnd = stringEnd(b, i, e);
+      if (keyEnd < 0) {
+        return -1;
+      }
+      int colon = skipSpaces(b, keyEnd + 1, e);
+      if (colon >= e || b[colon] != ':') {
+        return -1;
+      }
+      int v = skipSpaces(b, colon + 1, e);
+      if (v >= e) {
+        return -1;
+      }
+      if (b[v] == '"' && isTextKey(b, i + 1, keyEnd)) {
+        return value(b, v, e);
+      }
+      int after = skipValue(b, v, e);
+      if (after < 0) {
+        return -1;
+      }
+      after = skipSpaces(b, after, e);
+      if (after >= e || b[after] != ',') {
+        return -1; // the end of the object (or junk) before any text field
+      }
+      i = skipSpaces(b, after + 1, e);
+    }
+    return -1;
+  }
+
+  private static boolean isTextKey(byte[] b, int from, int to) {
+    for (byte[] k : TEXT_KEYS) {
+      if (to - from == k.length && Bytes.startsWith(b, from, to, k)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The index of the quote that closes the string opening at i, or -1. */
+  private static int stringEnd(byte[] b, int i, int e) {
+    for (int j = i + 1; j < e; j++) {
+      if (b[j] == '\\') {
+        j++;
+      } else if (b[j] == '"') {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /** Just past the value starting at i (a string, an object or array, a number or literal), or -1. */
+  private static int skipValue(byte[] b, int i, int e) {
+    byte c = b[i];
+    if (c == '"') {
+      int end = stringEnd(b, i, e);
+      return end < 0 ? -1 : end + 1;
+    }
+    if (c == '{' || c == '[') {
+      int depth = 0;
+      for (int j = i; j < e; j++) {
+        byte x = b[j];
+        if (x == '"') {
+          j = stringEnd(b, j, e);
+          if (j < 0) {
+            return -1;
+          }
+        } else if (x == '{' || x == '[') {
+          depth++;
+        } else if ((x == '}' || x == ']') && --depth == 0) {
+          return j + 1;
+        }
+      }
+      return -1;
+    }
+    int j = i;
+    while (j < e && b[j] != ',' && b[j] != '}' && b[j] != ' ') {
+      j++;
+    }
+    return j == i ? -1 : j;
+  }
+
+  /** Decodes the string value opening at i; see {@link #decode}. */
+  private int value(byte[] b, int i, int e) {
+    if (scratch.length < e - i) {
+      scratch = new byte[e - i]; // decoding never lengthens: every escape is at least as long as its bytes
+    }
+    int n = 0;
+    i++;
+    while (i < e && b[i] != '"') {
+      byte c = b[i];
+      if (c != '\\') {
+        scratch[n++] = c;
+        i++;
+        continue;
+      }
+      if (i + 1 >= e) {
+        return -1;
+      }
+      byte x = b[i + 1];
+      i += 2;
+      switch (x) {
+        case '"', '\\', '/' -> scratch[n++] = x;
+        case 'n' -> scratch[n++] = '\n';
+        case 'r' -> scratch[n++] = '\r';
+        case 't' -> scratch[n++] = '\t';
+        case 'b' -> scratch[n++] = '\b';
+        case 'f' -> scratch[n++] = '\f';
+        case 'u' -> {
+          int cp = hex4(b, i, e);
+          if (cp < 0) {
+            return -1;
+          }
+          i += 4;
+          if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= e && b[i] == '\\' && b[i + 1] == 'u') {
+            int low = hex4(b, i + 2, e);
+            if (low >= 0xDC00 && low <= 0xDFFF) {
+              cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+              i += 6;
+            }
+          }
+          n = utf8(cp, n);
+        }
+        default -> {
+          return -1;
+        }
+      }
+    }
+    int after = i >= e ? e : skipSpaces(b, i + 1, e);
+    if (after >= e || b[after] != ',' && b[after] != '}') {
+      return -1; // no closing quote, or not a JSON object's value
+    }
+    while (n > 0 && (scratch[n - 1] == '\n' || scratch[n - 1] == '\r')) {
+      n--;
+    }
+    return n;
+  }
+
+  private static int skipSpaces(byte[] b, int i, int e) {
+    while (i < e && (b[i] == ' ' || b[i] == '\t')) {
+      i++;
+    }
+    return i;
+  }
+
+  private static int hex4(byte[] b, int i, int e) {
+    if (i + 4 > e) {
+      return -1;
+    }
+    int v = 0;
+    for (int k = i; k < i + 4; k++) {
+      int d = Character.digit(b[k], 16);
+      if (d < 0) {
+        return -1;
+      }
+      v = v << 4 | d;
+    }
+    return v;
+  }
+
+  /** Writes code point cp as UTF-8 at n (a lone surrogate as U+FFFD); returns the new length. */
+  private int utf8(int cp, int n) {
+    if (cp >= 0xD800 && cp <= 0xDFFF) {
+      cp = 0xFFFD;
+    }
+    if (cp < 0x80) {
+      scratch[n++] = (byte) cp;
+    } else if (cp < 0x800) {
+      scratch[n++] = (byte) (0xC0 | cp >> 6);
+      scratch[n++] = (byte) (0x80 | cp & 0x3F);
+    } else if (cp < 0x10000) {
+      scratch[n++] = (byte) (0xE0 | cp >> 12);
+      scratch[n++] = (byte) (0x80 | cp >> 6 & 0x3F);
+      scratch[n++] = (byte) (0x80 | cp & 0x3F);
+    } else {
+      scratch[n++] = (byte) (0xF0 | cp >> 18);
+      scratch[n++] = (byte) (0x80 | cp >> 12 & 0x3F);
+      scratch[n++] = (byte) (0x80 | cp >> 6 & 0x3F);
+      scratch[n++] = (byte) (0x80 | cp & 0x3F);
+    }
+    return n;
+  }
+}
