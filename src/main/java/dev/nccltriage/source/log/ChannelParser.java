@@ -47,6 +47,32 @@ final class ChannelParser {
     return e - m >= CHANNEL.length && Bytes.word(b, m) == CHANNEL_WORD || startsWith(b, m, e, RING);
   }
 
+  private String lastNetwork; // the network last asked about in cleanConnection, and its answer
+  private boolean lastNetworkRdma;
+
+  /**
+   * Whether the message at [m, e) is a connection of the usual shape that shows nothing wrong: a
+   * local one (P2P, SHM), or one over an RDMA network with GPUDirect RDMA. Such a line of a host
+   * outside the sample needs no state of its own to tell (see {@link Admission}).
+   */
+  boolean cleanConnection(byte[] b, int m, int e) {
+    if (!starts(b, m, e) || scan(b, m, e) < 0) {
+      return false;
+    }
+    if (!net) {
+      return true;
+    }
+    if (!gdr) {
+      return false;
+    }
+    String network = names.of(b, nameStart, nameEnd);
+    if (network != lastNetwork) {
+      lastNetwork = network;
+      lastNetworkRdma = Boolean.TRUE.equals(dev.nccltriage.facts.NetworkKind.rdma(network));
+    }
+    return lastNetworkRdma;
+  }
+
   /** A channel message in [m, e) (one whole line); sets {@link #consumed}. */
   boolean parse(ProcessState p, byte[] b, int m, int e) {
     int i = scan(b, m, e);

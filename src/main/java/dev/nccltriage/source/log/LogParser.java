@@ -244,7 +244,7 @@ final class LogParser implements LineSink {
       // kubectl logs --prefix: the log comes from a Pod (every such record, cached prefix or not)
       slot.record(acc.kubernetes);
     }
-    ProcessState proc = known != null ? known : process(b, s, k, lvl, msg, glued);
+    ProcessState proc = known != null ? known : process(b, s, k, lvl, msg, e, glued);
     boolean warn = isWarn(b, lvl, msg);
     if (!warn && msg < e && (b[msg] == 'C' || b[msg] == 'R')) {
       // Channel lines are most of a large log: parse first, then look for a glued record only in
@@ -315,7 +315,7 @@ final class LogParser implements LineSink {
    * of a host outside the sample gets a state of its own, settled by {@link Admission#end} once
    * the line is parsed; such prefixes are not cached, so each of its lines is looked at.
    */
-  private ProcessState process(byte[] b, int s, int k, int lvl, int msg, boolean glued) {
+  private ProcessState process(byte[] b, int s, int k, int lvl, int msg, int e, boolean glued) {
     int n = lvl - s;
     if (lastProcess != null && !glued && n == lastPrefixLength && Bytes.equal(b, s, lastPrefix, n)) {
       return lastProcess;
@@ -324,7 +324,13 @@ final class LogParser implements LineSink {
     ProcessState proc = acc.processes.get(b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
     boolean outside = proc.host == null && prefix.hostStart >= 0;
     if (outside) {
-      proc = admission.begin(proc, b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
+      if (!glued && !isWarn(b, lvl, msg) && messages.channels.cleanConnection(b, msg, e)) {
+        // most lines of a host outside the sample: they show nothing wrong, so they count in the
+        // no-host state at once, as the settled probe would (Admission.end: merge, then evidence)
+        proc.many = true;
+      } else {
+        proc = admission.begin(proc, b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
+      }
     }
     if (prefix.device >= 0 && prefix.device < 64) {
       proc.devices |= 1L << prefix.device;

@@ -76,6 +76,43 @@ class SampleAdmissionTest {
     assertThat(three.netChannels()).isEqualTo(one.netChannels());
   }
 
+  /**
+   * A host outside the sample whose only sign is channels over IB without /GDRDMA, or over a
+   * network that is not RDMA (no network line, no init lines: an excerpt), is admitted as well: a
+   * connection line of such a host counts straight into the no-host state only when it is local or
+   * over RDMA with GPUDirect RDMA.
+   */
+  @Test
+  void aHostOutsideTheSampleWithoutGdrOnItsChannelsIsToldApart() throws Exception {
+    int slow = outsideTheSample();
+    String name = String.format("host-%05d", slow);
+    // and one over a network that is not RDMA, whatever its lines say of GPUDirect
+    int tcpx = IntStream.range(slow + 1, HOSTS).filter(h -> !ProcessTable.kept(String.format("host-%05d", h), 1))
+        .findFirst().orElseThrow();
+    StringBuilder log = new StringBuilder();
+    for (int pass = 0; pass < 3; pass++) {
+      for (int h = 0; h < HOSTS; h++) {
+        log.append(String.format("host-%05d:7:7 [0] NCCL INFO Channel %02d/0 : %d[0] -> %d[0] [receive] via NET/%s%n",
+            h, pass, (h + 1) % HOSTS, h, h == slow ? "IB/0" : h == tcpx ? "GPUDirectTCPX/0/GDRDMA" : "IB/0/GDRDMA"));
+        log.append(String.format("host-%05d:7:7 [0] NCCL INFO Channel %02d/0 : %d[0] -> %d[1] via P2P/IPC%n", h, pass, h, h));
+      }
+    }
+    for (int threads : new int[] {1, 3}) {
+      LogFacts f = read(log.toString(), threads, LIMIT, 1024);
+      assertThat(f.leftOut().hostsSampled()).isTrue();
+      assertThat(f.nodeDetails()).as("%d threads", threads).anySatisfy(n -> {
+        assertThat(n.host()).isEqualTo(name);
+        assertThat(n.netChannels().total()).isEqualTo(3);
+        assertThat(n.netChannels().gdrdma()).isZero();
+      });
+      assertThat(f.nodeDetails()).as("%d threads", threads)
+          .anySatisfy(n -> assertThat(n.host()).isEqualTo(String.format("host-%05d", tcpx)));
+      assertThat(f.netChannels().total()).isEqualTo(3 * HOSTS);
+      assertThat(f.netChannels().gdrdma()).isEqualTo(3 * (HOSTS - 1));
+      assertThat(f.localChannels()).isEqualTo(3 * HOSTS);
+    }
+  }
+
   @Test
   void pastTheCapTheMixedNoHostStateMakesRdmaUnknownNotYes() throws Exception {
     int sock = outsideTheSample();
