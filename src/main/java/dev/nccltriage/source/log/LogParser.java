@@ -160,8 +160,30 @@ final class LogParser implements LineSink {
 
   /** The cache slot of the line at s: the last line's thread first, then the table; -1 if none. */
   private int cachedSlot(byte[] b, int s, int e) {
-    return lastSlot >= 0 && prefixes.matches(lastSlot, b, s, e) ? lastSlot : prefixes.find(b, s, e);
+    if (lastSlot >= 0 && prefixes.matches(lastSlot, b, s, e)) {
+      return lastSlot;
+    }
+    if (skipLookups > 0) {
+      skipLookups--;
+      return -1;
+    }
+    int hit = prefixes.find(b, s, e);
+    if (hit >= 0) {
+      misses = 0;
+    } else if (++misses == MISSES_BEFORE_SKIPPING) {
+      // a log of more threads than the cache holds, none twice in a row (tens of thousands of
+      // hosts): a lookup is three compares that find nothing. Skip most lookups, and look again
+      // now and then (the cache is only a shortcut: a line not looked up is parsed in full)
+      misses = 0;
+      skipLookups = LOOKUPS_SKIPPED;
+    }
+    return hit;
   }
+
+  private static final int MISSES_BEFORE_SKIPPING = 64;
+  private static final int LOOKUPS_SKIPPED = 448;
+  private int misses; // consecutive lookups that found nothing
+  private int skipLookups; // lookups left to skip
 
   /** Parses one NCCL record starting in [s, e); returns false if nothing NCCL-like was found. */
   private boolean segment(byte[] b, int s, int e, boolean glued) {
