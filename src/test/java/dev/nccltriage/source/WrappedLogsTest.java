@@ -69,27 +69,20 @@ class WrappedLogsTest {
         .isEqualTo(plain);
   }
 
-  /** Docker's json-file log: each line a JSON object, as Go writes it, or with spaces as others do. */
+  /**
+   * JSON-lines logs, each line a JSON object: Docker's json-file as Go writes it, or with spaces as
+   * others do; Fluent Bit's "log" after its "date" and a nested "kubernetes" object; an export's
+   * "message" after its timestamp.
+   */
   @ParameterizedTest
   @MethodSource("logs")
-  void dockerJsonFileLinesChangeNoFact(Path log) throws Exception {
+  void jsonLinesRecordsChangeNoFact(Path log) throws Exception {
     String text = Files.readString(log);
     List<Object> plain = facts(Logs.parse(text));
     assertThat(facts(Logs.parse(docker(text, "{\"log\":\"", "\",\"stream\":\"stdout\",\"time\":\"2026-05-01T10:00:00.1Z\"}"))))
         .as("Docker json-file").isEqualTo(plain);
     assertThat(facts(Logs.parse(docker(text, "{\"log\": \"", "\", \"stream\": \"stderr\"}")))).as("with spaces")
         .isEqualTo(plain);
-  }
-
-  /**
-   * Other JSON-lines logs keep the line in a field that is not first: Fluent Bit's "log" after its
-   * "date" and a nested "kubernetes" object, an export's "message" after its timestamp.
-   */
-  @ParameterizedTest
-  @MethodSource("logs")
-  void jsonLinesWithTheTextFieldLaterChangeNoFact(Path log) throws Exception {
-    String text = Files.readString(log);
-    List<Object> plain = facts(Logs.parse(text));
     assertThat(facts(Logs.parse(docker(text,
         "{\"date\":1714550400.123,\"kubernetes\":{\"pod_name\":\"trainer-0\",\"labels\":{\"app\":\"x\"}},\"log\":\"",
         "\"}")))).as("Fluent Bit").isEqualTo(plain);

@@ -31,10 +31,13 @@ final class GluedHosts {
 
   /** The processes with each glued host merged into its real host's process. */
   static List<ProcessState> resolve(List<ProcessState> all) {
-    GluedHosts reals = new GluedHosts(all);
+    GluedHosts reals = null; // indexed at the first glued host: most logs have none
     List<ProcessState> out = new ArrayList<>();
     for (ProcessState p : all) {
       if (p.hostFromGluedLine && p.host != null) {
+        if (reals == null) {
+          reals = new GluedHosts(all);
+        }
         ProcessState real = reals.of(p);
         if (real != null) {
           real.merge(p);

@@ -34,9 +34,8 @@ final class LogAccumulator {
   final Map<String, EvidenceList> frameworkVersions = new LinkedHashMap<>();
   /** What the collections above left out past their caps. */
   final ValueCaps caps = new ValueCaps();
-  private final int[] errorsByKind = new int[ErrorKind.values().length];
   private final ErrAcc[] errorOverflow = new ErrAcc[ErrorKind.values().length];
-  private GdrAcc gdrOverflow;
+  private GdrAcc gdrOverflow; // (its decision fields are the first overflow's: never listed, never read)
   /** nccl-tests' "# Using devices" rank lines: their hosts and ranks (TestsPreamble). */
   final Set<String> testsHosts = new LinkedHashSet<>();
   final java.util.BitSet testsRanks = new java.util.BitSet();
@@ -115,8 +114,7 @@ final class LogAccumulator {
     if (g != null) {
       return g;
     }
-    long alike = gdr.values().stream().filter(x -> x.enabled == enabled && x.reason.equals(reason)).count();
-    if (alike >= ValueCaps.DETAILS) {
+    if (!caps.newDetail(ValueCaps.GDR + "/" + enabled + "/" + reason)) {
       if (gdrOverflow == null) {
         gdrOverflow = new GdrAcc(enabled, reason, null, null, caps.overflow(ValueCaps.GDR));
       }
@@ -134,14 +132,13 @@ final class LogAccumulator {
     if (e != null) {
       return e;
     }
-    if (errorsByKind[kind.ordinal()] >= ValueCaps.DETAILS) {
+    if (!caps.newDetail(ValueCaps.ERRORS + "/" + kind)) {
       int k = kind.ordinal();
       if (errorOverflow[k] == null) {
         errorOverflow[k] = new ErrAcc(kind, null, null, caps.overflow(ValueCaps.ERRORS));
       }
       return errorOverflow[k];
     }
-    errorsByKind[kind.ordinal()]++;
     e = new ErrAcc(kind, detail, status);
     errors.put(key, e);
     return e;
@@ -175,8 +172,15 @@ final class LogAccumulator {
 
   /** A setting's entry: up to {@link ValueCaps#ENV_NAMES} names of {@link ValueCaps#VALUES} values each. */
   EvidenceList env(String name, String value) {
-    Map<String, EvidenceList> values = caps.entry(env, name, env.size() < ValueCaps.ENV_NAMES, k -> new LinkedHashMap<>());
-    return values == null ? caps.overflow(ValueCaps.ENV) : caps.list(values, value, ValueCaps.VALUES, ValueCaps.ENV);
+    Map<String, EvidenceList> values = env.get(name);
+    if (values == null) {
+      if (env.size() >= ValueCaps.ENV_NAMES) {
+        return caps.overflow(ValueCaps.ENV);
+      }
+      values = new LinkedHashMap<>();
+      env.put(name, values);
+    }
+    return caps.list(values, value, ValueCaps.VALUES, ValueCaps.ENV);
   }
 
   /** Appends a later chunk; {@code off} is the number of lines before it. */

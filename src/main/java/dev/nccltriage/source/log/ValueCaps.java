@@ -3,7 +3,6 @@ package dev.nccltriage.source.log;
 import dev.nccltriage.evidence.EvidenceList;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 /**
  * Caps the job-wide collections keyed by a value that a log prints (versions, env settings, error
@@ -31,6 +30,7 @@ final class ValueCaps {
   static final String ERRORS = "errors";
 
   private final Map<String, EvidenceList> overflow = new TreeMap<>();
+  private final Map<String, Integer> details = new java.util.HashMap<>();
 
   /**
    * The entry of {@code key} in {@code m}: the one there, a new one while {@code m} holds fewer than
@@ -49,15 +49,17 @@ final class ValueCaps {
     return l;
   }
 
-  /** As {@link #list}, for values that are not an evidence list; null past the cap (counted by the caller). */
-  <V> V entry(Map<String, V> m, String key, boolean room, Function<String, V> make) {
-    V v = m.get(key);
-    if (v != null || !room) {
-      return v;
+  /**
+   * Whether a new detail of {@code group} (an error kind, a GPUDirect RDMA decision) may have an
+   * entry of its own, counting it if so: {@link #DETAILS} a group.
+   */
+  boolean newDetail(String group) {
+    int n = details.getOrDefault(group, 0);
+    if (n >= DETAILS) {
+      return false;
     }
-    v = make.apply(key);
-    m.put(key, v);
-    return v;
+    details.put(group, n + 1);
+    return true;
   }
 
   /** The lines of collection {@code what} whose value was past its cap. */
