@@ -37,6 +37,12 @@ final class ChannelParser {
   private int nameStart; // NET: the network name is [nameStart, nameEnd)
   private int nameEnd;
   private int bound; // number parsing stops here at the latest
+  // the line cleanConnection scanned (its line number, and where its message starts and ends) and
+  // what the scan returned: parse() of the same message, next, reads the fields instead
+  private long cleanLine = -1;
+  private int cleanFrom;
+  private int cleanTo;
+  private int cleanScan;
 
   ChannelParser(EvidenceSlot slot, NetNames names) {
     this.slot = slot;
@@ -56,9 +62,17 @@ final class ChannelParser {
    * outside the sample needs no state of its own to tell (see {@link Admission}).
    */
   boolean cleanConnection(byte[] b, int m, int e) {
-    if (!starts(b, m, e) || scan(b, m, e) < 0) {
+    if (!starts(b, m, e)) {
       return false;
     }
+    int i = scan(b, m, e);
+    if (i < 0) {
+      return false;
+    }
+    cleanLine = slot.lineNo;
+    cleanFrom = m;
+    cleanTo = e;
+    cleanScan = i;
     if (!net) {
       return true;
     }
@@ -75,7 +89,8 @@ final class ChannelParser {
 
   /** A channel message in [m, e) (one whole line); sets {@link #consumed}. */
   boolean parse(ProcessState p, byte[] b, int m, int e) {
-    int i = scan(b, m, e);
+    int i = cleanLine == slot.lineNo && cleanFrom == m && cleanTo == e ? cleanScan : scan(b, m, e);
+    cleanLine = -1;
     if (i < 0) {
       consumed = -1;
       return slowParse(p, b, m, e);

@@ -84,8 +84,16 @@ final class Prefix {
   /** Longer than a host name can be (DNS: 253; Linux's HOST_NAME_MAX: 64). */
   static final int MAX_HOST = 255;
 
+  private static final boolean[] HOST_BYTE = new boolean[128];
+
+  static {
+    for (int c = 0; c < 128; c++) {
+      HOST_BYTE[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_';
+    }
+  }
+
   private static boolean isHostDelimiter(byte c) {
-    return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_');
+    return c < 0 || !HOST_BYTE[c];
   }
 
   private static int digitsBack(byte[] b, int s, int i) {

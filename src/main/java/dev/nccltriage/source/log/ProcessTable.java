@@ -63,7 +63,8 @@ final class ProcessTable {
   }
 
   ProcessState get(byte[] b, int hs, int he, long pid, boolean glued) {
-    if (level > 0 && hs >= 0 && outsideSample(b, hs, he)) {
+    long name = ProcessIndex.nameHash(b, hs, he);
+    if (level > 0 && hs >= 0 && outsideSample(name)) {
       // past the sample most lines are of hosts it does not keep: told by a hash of the name,
       // without a miss in the index or a String
       if (outside == null) {
@@ -71,13 +72,13 @@ final class ProcessTable {
       }
       return outside;
     }
-    ProcessState s = index.find(b, hs, he, pid);
+    ProcessState s = index.find(b, hs, he, name, pid);
     if (s != null) {
       return s;
     }
     if (hs >= 0 && pid != FOLDED && inOrder.size() >= limits.processes()) {
       // every further process of a host shares its FOLDED state: found by the name's bytes
-      s = index.find(b, hs, he, FOLDED);
+      s = index.find(b, hs, he, name, FOLDED);
       if (s != null) {
         processesFolded = true;
         return s;
@@ -129,30 +130,17 @@ final class ProcessTable {
   }
 
   /**
-   * Whether the ASCII host b[hs, he) is one the sample does not keep and that was not admitted (a
-   * name whose hash shares 16 bits with an admitted one's is looked at in full).
+   * Whether the ASCII host of {@link ProcessIndex#nameHash} {@code nameHash} is one the sample does
+   * not keep and that was not admitted (a name whose hash shares 16 bits with an admitted one's,
+   * or that is not ASCII, is looked at in full).
    */
-  private boolean outsideSample(byte[] b, int hs, int he) {
-    int hash = asciiHash(b, hs, he);
-    return hash != NOT_ASCII && !kept(hash, level) && !admittedHashes.get(hash & 0xFFFF);
+  private boolean outsideSample(long nameHash) {
+    int hash = (int) nameHash;
+    return (nameHash & ProcessIndex.NOT_ASCII) == 0 && !kept(hash, level) && !admittedHashes.get(hash & 0xFFFF);
   }
 
   static boolean kept(String name, int level) {
     return kept(name.hashCode(), level);
-  }
-
-  private static final int NOT_ASCII = 0x7F7F7F7F; // (a real hash of that value just takes the slow path)
-
-  /** String.hashCode of b[hs, he) decoded, for ASCII bytes (host names are); else NOT_ASCII. */
-  static int asciiHash(byte[] b, int hs, int he) {
-    int h = 0;
-    for (int i = hs; i < he; i++) {
-      if (b[i] < 0) {
-        return NOT_ASCII;
-      }
-      h = 31 * h + b[i];
-    }
-    return h;
   }
 
   private static boolean kept(int nameHash, int level) {
