@@ -12,7 +12,7 @@ final class ChannelSum {
   long receiveGdr;
 
   void add(ProcessState p) {
-    for (ChannelCounter c : p.netChannels().values()) {
+    for (ChannelCounter c = p.firstNetChannel(); c != null; c = c.next) {
       total += c.total();
       gdr += c.sendGdr + c.receiveGdr;
       send += c.send;

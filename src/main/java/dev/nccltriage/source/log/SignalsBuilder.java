@@ -44,14 +44,21 @@ final class SignalsBuilder {
       }
     }
     boolean ipoib = false;
+    // every process of a job names the same few interfaces: each name is matched once
+    Map<String, Boolean> multus = new java.util.HashMap<>();
+    java.util.Set<String> ipoibTried = new java.util.HashSet<>();
     for (ProcessState p : procs) {
       for (Iface f : interfaces(p)) {
-        if (MULTUS_IFACE.matcher(f.name()).matches() && !kubernetes) {
+        String n = f.name();
+        if (!kubernetes && multus.computeIfAbsent(n, x -> MULTUS_IFACE.matcher(x).matches())) {
           kubernetes = true;
           k8s.addAll(p.evidence.items(HostEvidence.IB_USING));
           k8s.addAll(p.evidence.items(HostEvidence.BOOTSTRAP));
         }
-        ipoib |= IPOIB_IFACE.matcher(f.name()).find();
+        if (!ipoib && !ipoibTried.contains(n)) {
+          ipoib = IPOIB_IFACE.matcher(n).find();
+          ipoibTried.add(n);
+        }
       }
     }
     evidence.put("kubernetes", JobEvidence.first(k8s));

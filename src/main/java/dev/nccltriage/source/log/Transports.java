@@ -92,10 +92,10 @@ final class Transports {
   String of(ProcessState p) {
     String best = null;
     long most = 0;
-    for (Map.Entry<String, ChannelCounter> e : p.netChannels().entrySet()) {
-      if (e.getValue().total() > most) {
-        most = e.getValue().total();
-        best = e.getKey();
+    for (ChannelCounter c = p.firstNetChannel(); c != null; c = c.next) {
+      if (c.total() > most) {
+        most = c.total();
+        best = c.network;
       }
     }
     if (best != null) {
