@@ -83,6 +83,19 @@ class JobSignalsTest {
   }
 
   @Test
+  void anInterfaceSeenOnlyOnALaterProcessStillCounts() {
+    // each interface name is matched once per job: names already tried must not hide a new one
+    String multus = "gpu-c:300:300 [0] NCCL INFO Bootstrap : Using net1:10.10.0.7<0>";
+    LogFacts f = parse("gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.5<0>",
+        "gpu-b:200:200 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.6<0>", multus,
+        "gpu-d:400:400 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.8<0>",
+        "gpu-e:500:500 [0] NCCL INFO Bootstrap : Using ib0:192.168.10.9<0>");
+    assertThat(f.signals().kubernetes()).isTrue();
+    assertThat(cited(f, "kubernetes")).containsExactly(multus);
+    assertThat(f.signals().rdmaSeen()).isTrue();
+  }
+
+  @Test
   void anIbDeviceListShowsRdmaHardwareWhenTheJobRanOnSockets() {
     // NCCL_NET=Socket (or NCCL_IB_DISABLE after the list): the HCAs are there, the job did not use them
     LogFacts f = parse(N1 + "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.0.0.1<0>",
