@@ -207,7 +207,7 @@ final class ChannelParser {
     p.seePeerRank(Math.max(from, to));
     if (!net) {
       p.localChannels++;
-      slot.record(p.evidence, HostEvidence.LOCAL_CHANNELS, null);
+      slot.record(p, HostEvidence.LOCAL_CHANNELS, null);
       return;
     }
     ChannelCounter c = p.channels(names.of(b, nameStart, nameEnd));
@@ -224,7 +224,7 @@ final class ChannelParser {
     if (dev >= 0 && dev < 64) {
       c.devices |= 1L << dev;
     }
-    slot.record(p.evidence, gdr ? HostEvidence.CHANNEL_GDR : HostEvidence.CHANNEL_NO_GDR, c.network);
+    slot.record(p, gdr ? HostEvidence.CHANNEL_GDR : HostEvidence.CHANNEL_NO_GDR, c.network);
   }
 
   /** Past "[...]" at i (the cudaDev after a rank); -1 if it does not close on this line. */
@@ -264,7 +264,7 @@ final class ChannelParser {
     int body = via + VIA.length;
     if (!startsWith(b, body, e, NET)) {
       p.localChannels++;
-      slot.record(p.evidence, HostEvidence.LOCAL_CHANNELS, null);
+      slot.record(p, HostEvidence.LOCAL_CHANNELS, null);
       return true;
     }
     int start = body + NET.length;
@@ -295,7 +295,7 @@ final class ChannelParser {
     if (dev >= 0 && dev < 64) {
       c.devices |= 1L << dev;
     }
-    slot.record(p.evidence, withGdr ? HostEvidence.CHANNEL_GDR : HostEvidence.CHANNEL_NO_GDR, c.network);
+    slot.record(p, withGdr ? HostEvidence.CHANNEL_GDR : HostEvidence.CHANNEL_NO_GDR, c.network);
     seeChannelRank(p, b, m, via, isReceive || !send);
     return true;
   }

@@ -32,6 +32,24 @@ final class EvidenceSlot {
     }
   }
 
+  /**
+   * Keeps the line as evidence of p's host, if the host is to keep this kind and value. Once the
+   * host holds all it keeps of a kind (final: it never drops lines), p notes it, and its further
+   * lines of that kind cost one test of its own field, not a walk to the host's.
+   */
+  void record(ProcessState p, int kind, Object value) {
+    int bit = 1 << kind;
+    if ((p.evidenceFull & bit) != 0) {
+      return;
+    }
+    HostEvidence host = p.evidence;
+    if (host.wants(kind, value)) {
+      host.add(kind, value, host.oneLine() ? CURRENT_LINE : current());
+    } else if (host.full(kind)) {
+      p.evidenceFull |= bit;
+    }
+  }
+
   /** The current line as evidence. */
   Evidence current() {
     return new Evidence(source, lineNo, Bytes.text(buf, start, end).strip());

@@ -34,6 +34,11 @@ final class HostEvidence {
   private final EvidenceBudget budget;
   private Evidence[] items; // KEEP per kind, in line order; null until one is kept
   private Object[] values; // per kind: what the kept lines said (the budget's key)
+  private byte[] counts; // per kind: how many items are kept
+  // per kind: the value the budget last refused this host (NULL_VALUE for null). A refusal is
+  // final (a budget only fills up), and a host's lines repeat one value, so a repeat is one compare
+  private Object[] refused;
+  private static final Object NULL_VALUE = new Object();
   private Object[] shared; // values its processes printed alike (interfaces), held once
 
   private static final int SHARED = 4;
@@ -102,7 +107,21 @@ final class HostEvidence {
     if (n > 0) {
       return n < KEEP;
     }
-    return budget == null || budget.take(kind, value);
+    if (budget == null) {
+      return true;
+    }
+    Object key = value == null ? NULL_VALUE : value;
+    if (refused != null && refused[kind] == key) {
+      return false;
+    }
+    if (budget.take(kind, value)) {
+      return true;
+    }
+    if (refused == null) {
+      refused = new Object[KINDS];
+    }
+    refused[kind] = key;
+    return false;
   }
 
   /** Keeps {@code e} (after {@link #wants} said yes). */
@@ -110,10 +129,12 @@ final class HostEvidence {
     if (items == null) {
       items = new Evidence[KINDS * KEEP];
       values = new Object[KINDS];
+      counts = new byte[KINDS];
     }
-    int n = kept(kind);
+    int n = counts[kind];
     if (n < KEEP) {
       items[kind * KEEP + n] = e;
+      counts[kind] = (byte) (n + 1);
       if (n == 0) {
         values[kind] = value;
       }
@@ -129,15 +150,13 @@ final class HostEvidence {
     return out;
   }
 
+  /** Whether the host keeps no more lines of this kind, whatever they say. */
+  boolean full(int kind) {
+    return kept(kind) >= KEEP;
+  }
+
   private int kept(int kind) {
-    if (items == null) {
-      return 0;
-    }
-    int n = 0;
-    while (n < KEEP && items[kind * KEEP + n] != null) {
-      n++;
-    }
-    return n;
+    return counts == null ? 0 : counts[kind];
   }
 
   /** Adds a later part's lines of the same host, numbered on by {@code off}. */

@@ -91,7 +91,7 @@ final class MessageParser {
             ProcessState q = p(p);
             int flag = Bytes.parseInt(b, g + 5, e);
             q.ringsGdr = q.ringsGdr < 0 ? flag : Math.min(q.ringsGdr, flag);
-            slot.record(q.evidence, HostEvidence.RINGS_GDR, flag);
+            slot.record(q, HostEvidence.RINGS_GDR, flag);
           }
           return true;
         }
@@ -217,7 +217,7 @@ final class MessageParser {
     }
     ProcessState p = p(proc);
     p.network = names.of(b, from, end);
-    slot.record(p.evidence, HostEvidence.NETWORK, p.network);
+    slot.record(p, HostEvidence.NETWORK, p.network);
     return true;
   }
 
@@ -256,7 +256,7 @@ final class MessageParser {
         }
       }
     }
-    slot.record(p.evidence, HostEvidence.COMM, null);
+    slot.record(p, HostEvidence.COMM, null);
     return true;
   }
 }

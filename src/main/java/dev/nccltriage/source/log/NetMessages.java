@@ -76,7 +76,7 @@ final class NetMessages {
   }
 
   private void slot(ProcessState p, int kind, String value) {
-    slot.record(p.evidence, kind, value);
+    slot.record(p, kind, value);
   }
 
   private final TextMemo<List<Hca>> perLineSeen = new TextMemo<>(1024, NetMessages::perLine);

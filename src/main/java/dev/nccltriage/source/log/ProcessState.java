@@ -25,6 +25,7 @@ final class ProcessState {
   int nNodes = -1;
   int localRanks = -1;
   final HostEvidence evidence; // the host's: its name and the lines kept for it
+  int evidenceFull; // bit k: the host keeps no more lines of kind k (EvidenceSlot), not merged
 
   String network; // "Using network X" (last one)
   // by network, in first-seen order: a chain, as a process uses one network (rarely two)

@@ -62,7 +62,7 @@ final class RareMessages {
           p.version = v;
           p.initSeen = true;
         }
-        slot.record(p.evidence, HostEvidence.VERSION, v);
+        slot.record(p, HostEvidence.VERSION, v);
       }
     }
   }
@@ -214,7 +214,7 @@ final class RareMessages {
   }
 
   private void slot(ProcessState p, int kind, String value) {
-    this.slot.record(p.evidence, kind, value);
+    this.slot.record(p, kind, value);
   }
 
   /** Which family a text belongs to: the tests of parse() in their order, on the text alone. */
