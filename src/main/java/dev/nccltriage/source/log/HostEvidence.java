@@ -35,10 +35,14 @@ final class HostEvidence {
   private Evidence[] items; // KEEP per kind, in line order; null until one is kept
   private Object[] values; // per kind: what the kept lines said (the budget's key)
   private byte[] counts; // per kind: how many items are kept
-  // per kind: the value the budget last refused this host (NULL_VALUE for null). A refusal is
-  // final (a budget only fills up), and a host's lines repeat one value, so a repeat is one compare
-  private Object[] refused;
-  private static final Object NULL_VALUE = new Object();
+  // What the budget refused this host: a refusal is final (a budget only fills up), and a host's
+  // lines of a kind repeat one value, so a repeat is one compare. Fields, not an array per host:
+  // a log of many hosts holds tens of thousands of these. Bit k of refusedNull: kind k saying
+  // nothing; of refusedKinds: kind k saying refusedValue (the first value refused; others are
+  // asked of the budget each time).
+  private int refusedNull;
+  private int refusedKinds;
+  private Object refusedValue;
   private Object[] shared; // values its processes printed alike (interfaces), held once
 
   private static final int SHARED = 4;
@@ -110,17 +114,19 @@ final class HostEvidence {
     if (budget == null) {
       return true;
     }
-    Object key = value == null ? NULL_VALUE : value;
-    if (refused != null && refused[kind] == key) {
+    int bit = 1 << kind;
+    if (value == null ? (refusedNull & bit) != 0 : (refusedKinds & bit) != 0 && refusedValue == value) {
       return false;
     }
     if (budget.take(kind, value)) {
       return true;
     }
-    if (refused == null) {
-      refused = new Object[KINDS];
+    if (value == null) {
+      refusedNull |= bit;
+    } else if (refusedValue == null || refusedValue == value) {
+      refusedValue = value;
+      refusedKinds |= bit;
     }
-    refused[kind] = key;
     return false;
   }
 
