@@ -7,18 +7,19 @@ package dev.nccltriage.source.log;
  *
  * <p>The caller hashes the name once ({@link #nameHash}) and the table keeps that hash beside the
  * pid: a probe reads the host's bytes (another object, often another cache miss on a log of many
- * hosts) only when both match.
+ * hosts) only when both match. The table's hash is not String.hashCode (the sample's): names made
+ * to collide in that ("Aa" and "BB" are one hash) would make every lookup walk all of them.
  */
 final class ProcessIndex {
   /** The key of the states of lines without a host (told apart from an empty host name by identity). */
   static final byte[] NO_HOST = new byte[0];
   /** {@link #nameHash}'s flag: a byte of the name is not ASCII. */
-  static final long NOT_ASCII = 1L << 32;
+  static final long NOT_ASCII = Long.MIN_VALUE;
   private static final long NO_HOST_HASH = 0x5BD1E995L;
 
   private byte[][] hosts;
   private long[] pids;
-  private int[] names; // each entry's name hash
+  private int[] names; // each entry's name hash (the table's: nameHash's high half)
   private ProcessState[] states;
 
   /** {@code capacity}: a power of two. */
@@ -34,8 +35,9 @@ final class ProcessIndex {
   }
 
   /**
-   * The hash of host name b[hs, he) (hs &lt; 0: no host): in the low 32 bits, String.hashCode of
-   * the name for an ASCII name (what the sample keys on), and {@link #NOT_ASCII} if a byte is not.
+   * The hashes of host name b[hs, he) (hs &lt; 0: no host): in the low 32 bits String.hashCode of
+   * the name for an ASCII name (what the sample keys on), in bits 32-62 the table's own hash (a
+   * multiply and a shift a byte), and {@link #NOT_ASCII} if a byte is not ASCII.
    */
   static long nameHash(byte[] b, int hs, int he) {
     if (hs < 0) {
@@ -43,11 +45,14 @@ final class ProcessIndex {
     }
     int h = 0;
     int any = 0;
+    long g = 0x632BE59BD9B4E019L + he - hs;
     for (int i = hs; i < he; i++) {
       any |= b[i];
       h = 31 * h + b[i];
+      g = (g + b[i]) * 0x9E3779B97F4A7C15L;
+      g ^= g >>> 29;
     }
-    return h & 0xFFFFFFFFL | (any < 0 ? NOT_ASCII : 0);
+    return h & 0xFFFFFFFFL | (g >>> 33) << 32 | (any < 0 ? NOT_ASCII : 0);
   }
 
   /** The hash of a stored key. */
@@ -58,7 +63,7 @@ final class ProcessIndex {
   /** The state of pid on the host b[hs, he) (hs < 0: no host) of {@link #nameHash} {@code name}; null if none. */
   ProcessState find(byte[] b, int hs, int he, long name, long pid) {
     int mask = states.length - 1;
-    int n = (int) name;
+    int n = (int) (name >>> 32);
     for (int i = slot(n, pid) & mask; states[i] != null; i = (i + 1) & mask) {
       if (pids[i] == pid && names[i] == n && equal(hosts[i], b, hs, he)) {
         return states[i];
@@ -69,7 +74,7 @@ final class ProcessIndex {
 
   /** Stores s under (host key, pid); the caller grows the table before it is half full. */
   void put(byte[] key, long pid, ProcessState s) {
-    int n = (int) nameHash(key);
+    int n = (int) (nameHash(key) >>> 32);
     int mask = states.length - 1;
     int i = slot(n, pid) & mask;
     while (states[i] != null) {
