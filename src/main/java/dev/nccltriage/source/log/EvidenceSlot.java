@@ -25,13 +25,6 @@ final class EvidenceSlot {
    */
   static final Evidence CURRENT_LINE = new Evidence("", 0, "");
 
-  /** Keeps the line as evidence of its host, if the host is to keep this kind and value. */
-  void record(HostEvidence host, int kind, Object value) {
-    if (host.wants(kind, value)) {
-      host.add(kind, value, host.oneLine() ? CURRENT_LINE : current());
-    }
-  }
-
   /**
    * Keeps the line as evidence of p's host, if the host is to keep this kind and value. Once the
    * host holds all it keeps of a kind (final: it never drops lines), p notes it, and its further
