@@ -11,6 +11,14 @@ final class EvidenceSlot {
   int end;
   long lineNo;
 
+  /** Makes b[start, end), line {@code lineNo} of the source, the current line. */
+  void at(byte[] b, int start, int end, long lineNo) {
+    this.buf = b;
+    this.start = start;
+    this.end = end;
+    this.lineNo = lineNo;
+  }
+
   void record(EvidenceList list) {
     if (list.count() < EvidenceList.KEEP) {
       list.add(new Evidence(source, lineNo, Bytes.text(buf, start, end).strip()));

@@ -184,7 +184,7 @@ final class HostEvidence {
     }
     Evidence current = null;
     for (int kind = 0; kind < KINDS; kind++) {
-      for (int i = 0; i < KEEP && o.items[kind * KEEP + i] != null; i++) {
+      for (int i = 0; i < o.kept(kind); i++) {
         if (!wants(kind, o.values[kind])) {
           break;
         }

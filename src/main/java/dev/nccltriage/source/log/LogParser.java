@@ -102,10 +102,7 @@ final class LogParser implements LineSink {
     if (e > s && Envelope.mayHaveSuffix(b[e - 1])) {
       e = Envelope.trimSuffix(b, s, e);
     }
-    slot.buf = b;
-    slot.start = s;
-    slot.end = e;
-    slot.lineNo = lineNo;
+    slot.at(b, s, e, lineNo);
     boolean placed = segment(b, s, e, false);
     // records glued into one line are taken in a loop, not by recursion: a hostile line of
     // thousands of glued envelopes must not exhaust the stack
@@ -149,10 +146,7 @@ final class LogParser implements LineSink {
     hintBuf = null;
     acc.lines++;
     acc.ncclLines++;
-    slot.buf = b;
-    slot.start = s;
-    slot.end = nl;
-    slot.lineNo = lineNo;
+    slot.at(b, s, nl, lineNo);
     lastSlot = hit;
     channels.apply(prefixes.process(hit), b);
     return nl;

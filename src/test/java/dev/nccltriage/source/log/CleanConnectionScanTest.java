@@ -26,10 +26,7 @@ class CleanConnectionScanTest {
     byte[] l = line.getBytes(StandardCharsets.US_ASCII);
     System.arraycopy(l, 0, buf, 0, l.length);
     slot.source = "job.log";
-    slot.buf = buf;
-    slot.start = 0;
-    slot.end = l.length;
-    slot.lineNo = lineNo;
+    slot.at(buf, 0, l.length, lineNo);
   }
 
   @Test

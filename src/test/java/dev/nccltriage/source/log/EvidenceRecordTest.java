@@ -22,10 +22,7 @@ class EvidenceRecordTest {
   private void line(String text, long lineNo) {
     byte[] b = text.getBytes(StandardCharsets.US_ASCII);
     slot.source = "job.log";
-    slot.buf = b;
-    slot.start = 0;
-    slot.end = b.length;
-    slot.lineNo = lineNo;
+    slot.at(b, 0, b.length, lineNo);
   }
 
   @Test
