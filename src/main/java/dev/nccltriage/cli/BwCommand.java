@@ -32,7 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -100,7 +100,7 @@ final class BwCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CompletableFuture<JsonReport> json = Reports.prepare(output, ctx);
+    Supplier<JsonReport> json = Reports.prepare(output, ctx);
     if (hcas != null && hcas < 1) {
       throw new NcclTriage.UsageError("--hcas must be at least 1");
     }

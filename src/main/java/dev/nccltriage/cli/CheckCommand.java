@@ -3,7 +3,7 @@ package dev.nccltriage.cli;
 import dev.nccltriage.report.JsonReport;
 import dev.nccltriage.report.Report;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,7 +31,7 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CompletableFuture<JsonReport> json = Reports.prepare(output, ctx);
+    Supplier<JsonReport> json = Reports.prepare(output, ctx);
     Report report = LadderRun.run("check", ladder, log, ctx);
     Reports.render(report, output, ctx, json);
     return Reports.exitCode(report, ladder.common.failOn);

@@ -124,9 +124,9 @@ final class LintCommand implements Callable<Integer> {
         : findings.count("warn") > 0 ? "warn" : "healthy";
     LintReport report = LintReport.of(NcclTriage.version(), inputStats, status, findings);
     switch (output) {
-      case json -> ctx.preload().json().join().write(report, ctx.out());
+      case json -> ctx.preload().json().get().write(report, ctx.out());
       case yaml -> new YamlReport().write(report, ctx.out());
-      case sarif -> ctx.preload().json().join().write(LintSarif.document(report, run), ctx.out());
+      case sarif -> ctx.preload().json().get().write(LintSarif.document(report, run), ctx.out());
       case markdown -> report.writeMarkdown(ctx.out());
       default -> report.writeText(ctx.out(), ctx.width());
     }

@@ -14,7 +14,7 @@ import dev.nccltriage.source.log.LogInputException;
 import dev.nccltriage.source.log.NcclLogSource;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -58,7 +58,7 @@ final class LogCommand implements Callable<Integer> {
     }
     // the built-in rules (YAML) load while the log is read, if Main has not started them already
     ctx.preload().rules();
-    CompletableFuture<JsonReport> json = Reports.prepare(output, ctx);
+    Supplier<JsonReport> json = Reports.prepare(output, ctx);
     LogFacts facts;
     try {
       facts = new NcclLogSource(ctx.in(), threads).withProgress(TerminalProgress.forContext(ctx))

@@ -99,6 +99,11 @@ public final class NcclTriage implements Runnable {
         ctx.err().println("nccl-triage: " + u.getMessage());
         return ExitCode.USAGE.code();
       }
+      if (outOfMemory(ex) != null) {
+        // the heap ran out on a worker thread and reached here wrapped (a probe's future): the same
+        // line and exit code as on the main thread
+        return outOfMemory(ctx, debug, outOfMemory(ex));
+      }
       if (interrupted(ex)) {
         // a signal stopped the run and the cleanup undid its work; the JVM exits 128+signal
         ctx.err().println("nccl-triage: interrupted; nothing was written");
@@ -131,13 +136,7 @@ public final class NcclTriage implements Runnable {
     try {
       return cl.execute(args);
     } catch (OutOfMemoryError e) {
-      // the input holds more than the heap (a log of millions of distinct settings, say): not a
-      // finding (exit 1 would say "problem"), but the environment's limit, as an unreadable input is
-      if (debug) {
-        e.printStackTrace(ctx.err());
-      }
-      ctx.err().println(outOfMemory());
-      return ExitCode.USAGE.code();
+      return outOfMemory(ctx, debug, e);
     } catch (StackOverflowError e) {
       // picocli passes Errors on; this one is a bug of ours (a recursion some input drove too deep),
       // and gets the one line any other internal error gets, not the JVM's trace
@@ -154,6 +153,28 @@ public final class NcclTriage implements Runnable {
       ctx.err().println("This is a bug. Re-run with --debug and report the output with the command line.");
     }
     return ExitCode.INTERNAL.code();
+  }
+
+  /**
+   * The input holds more than the heap (a log of millions of distinct settings, say): not a
+   * finding (exit 1 would say "problem"), but the environment's limit, as an unreadable input is.
+   */
+  private static int outOfMemory(Context ctx, boolean debug, OutOfMemoryError e) {
+    if (debug) {
+      e.printStackTrace(ctx.err());
+    }
+    ctx.err().println(outOfMemory());
+    return ExitCode.USAGE.code();
+  }
+
+  /** The OutOfMemoryError among {@code t}'s causes, or null. */
+  static OutOfMemoryError outOfMemory(Throwable t) {
+    for (int depth = 0; t != null && depth < 16; t = t.getCause(), depth++) {
+      if (t instanceof OutOfMemoryError o) {
+        return o;
+      }
+    }
+    return null;
   }
 
   /** What to say when the heap ran out: its size, and how to give the JVM more. */

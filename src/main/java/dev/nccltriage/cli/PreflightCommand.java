@@ -11,7 +11,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,9 +70,9 @@ final class PreflightCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     command = command == null ? List.of() : command;
     boolean wrapper = wrapperForm();
-    CompletableFuture<JsonReport> json = Reports.prepare(OutputFormat.json, ctx);
+    Supplier<JsonReport> json = Reports.prepare(OutputFormat.json, ctx);
     Report report = LadderRun.run("preflight", ladder, null, ctx);
-    json.join().writeCompact(report, wrapper ? ctx.err() : ctx.out());
+    json.get().writeCompact(report, wrapper ? ctx.err() : ctx.out());
     new TextReport(ctx.width(), false).write(report, ctx.err());
     int code = Reports.exitCode(report, ladder.common.failOn);
     return wrapper ? gate(code) : code;

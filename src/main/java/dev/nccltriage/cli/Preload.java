@@ -8,8 +8,6 @@ import dev.nccltriage.rules.RuleSet;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * Work a command will need whatever its options say: the built-in rules (YAML, ~70 ms when the JVM
@@ -21,8 +19,8 @@ final class Preload {
   /** Commands that evaluate the built-in rules. */
   private static final Set<String> RULES = Set.of("log", "check", "preflight", "lint", "bw");
 
-  private CompletableFuture<List<Rule>> rules;
-  private CompletableFuture<JsonReport> json;
+  private Background<List<Rule>> rules;
+  private Background<JsonReport> json;
 
   /** Nothing started: each piece starts when a command first asks for it. */
   static Preload lazy() {
@@ -55,14 +53,14 @@ final class Preload {
     return false;
   }
 
-  /** The built-in rules; a broken built-in file fails the future with a RuleFileException cause. */
-  synchronized CompletableFuture<List<Rule>> rules() {
+  /** The built-in rules; a broken built-in file is a usage error when they are asked for. */
+  synchronized Background<List<Rule>> rules() {
     if (rules == null) {
-      rules = CompletableFuture.supplyAsync(() -> {
+      rules = Background.start("rules", () -> {
         try {
           return new RuleLoader().loadBuiltIn();
         } catch (RuleFileException e) {
-          throw new CompletionException(e);
+          throw new NcclTriage.UsageError(e.getMessage());
         }
       });
     }
@@ -72,9 +70,7 @@ final class Preload {
   /** The built-in rules and those of {@code extraDir} (null: none); a bad rule file is a usage error. */
   RuleSet ruleSet(Path extraDir) {
     try {
-      return new RuleLoader().loadOnto(rules().join(), extraDir);
-    } catch (CompletionException e) {
-      throw e.getCause() instanceof RuleFileException r ? new NcclTriage.UsageError(r.getMessage()) : e;
+      return new RuleLoader().loadOnto(rules().get(), extraDir);
     } catch (RuleFileException e) {
       throw new NcclTriage.UsageError(e.getMessage());
     }
@@ -84,9 +80,9 @@ final class Preload {
     return (rulesOrJson ? rules : json) != null;
   }
 
-  synchronized CompletableFuture<JsonReport> json() {
+  synchronized Background<JsonReport> json() {
     if (json == null) {
-      json = CompletableFuture.supplyAsync(JsonReport::new);
+      json = Background.start("json", JsonReport::new);
     }
     return json;
   }

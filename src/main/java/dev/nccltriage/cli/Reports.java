@@ -7,7 +7,7 @@ import dev.nccltriage.report.TextReport;
 import dev.nccltriage.report.YamlReport;
 import dev.nccltriage.rules.Verdict;
 import java.io.IOException;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /** Renders a report in the chosen form and maps its verdict to the exit code. */
 final class Reports {
@@ -18,19 +18,19 @@ final class Reports {
    * takes ~50 ms to build, a sixth of a small log's run, and the work before rendering (reading
    * the log, running the probes) leaves time for it.
    */
-  static CompletableFuture<JsonReport> prepare(OutputFormat format, Context ctx) {
-    return format == OutputFormat.json ? ctx.preload().json() : CompletableFuture.completedFuture(null);
+  static Supplier<JsonReport> prepare(OutputFormat format, Context ctx) {
+    return format == OutputFormat.json ? ctx.preload().json() : () -> null;
   }
 
   static void render(Report report, OutputFormat format, Context ctx) throws IOException {
-    render(report, format, ctx, CompletableFuture.completedFuture(null));
+    render(report, format, ctx, () -> null);
   }
 
-  static void render(Report report, OutputFormat format, Context ctx, CompletableFuture<JsonReport> prepared)
+  static void render(Report report, OutputFormat format, Context ctx, Supplier<JsonReport> prepared)
       throws IOException {
     switch (format) {
       case json -> {
-        JsonReport json = prepared.join();
+        JsonReport json = prepared.get();
         (json != null ? json : new JsonReport()).write(report, ctx.out());
       }
       case yaml -> new YamlReport().write(report, ctx.out());

@@ -9,9 +9,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.io.InputStream;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * An input that needs more than the heap ends with one line that says so and how to give the JVM
@@ -42,5 +45,34 @@ class OutOfMemoryTest {
     assertThat(code).as("stderr: %s", err).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.strip()).startsWith("nccl-triage: out of memory: ").contains("NCCL_TRIAGE_JAVA_OPTS=-Xmx")
         .doesNotContain("\n").doesNotContain("Exception");
+  }
+
+  /**
+   * The heap can run out on a worker thread and reach the command wrapped (a probe's future, a
+   * pool's): it is the same exhausted heap, not an internal error. An input stream stands in for
+   * the place where the error meets the command.
+   */
+  @ParameterizedTest(name = "{0}, {1} thread(s)")
+  @CsvSource({"direct, 1", "direct, 2", "wrapped, 1", "wrapped, 2"})
+  void anExhaustedHeapWrappedOrNotIsOneLineAndExit2(String how, String threads) {
+    InputStream in = new InputStream() {
+      @Override
+      public int read() {
+        return read(new byte[1], 0, 1);
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        OutOfMemoryError heap = new OutOfMemoryError("Java heap space");
+        if (how.equals("wrapped")) {
+          throw new CompletionException(heap);
+        }
+        throw heap;
+      }
+    };
+    CliRun run = CliRun.run(in, CliRun.ENV, false, "log", "--threads", threads, "-o", "json", "-");
+    assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCode.USAGE.code());
+    assertThat(run.stderr().strip()).startsWith("nccl-triage: out of memory: ").doesNotContain("\n");
+    assertThat(run.stdout()).isEmpty();
   }
 }

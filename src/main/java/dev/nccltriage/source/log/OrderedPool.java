@@ -1,5 +1,6 @@
 package dev.nccltriage.source.log;
 
+import dev.nccltriage.host.DaemonThreads;
 import dev.nccltriage.host.IoProblems;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -55,7 +56,7 @@ final class OrderedPool<U> {
   }
 
   void run(Source<U> source, Work<U> work, Merge<U> merge) throws LogInputException {
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads, new DaemonThreads("parse"));
     BlockingQueue<Worker> idle = new ArrayBlockingQueue<>(threads);
     for (int i = 0; i < threads; i++) {
       idle.add(workers.get());

@@ -4,6 +4,7 @@ import dev.nccltriage.facts.PodFacts;
 import dev.nccltriage.host.BuiltinRunner;
 import dev.nccltriage.host.CommandResult;
 import dev.nccltriage.host.CommandRunner;
+import dev.nccltriage.host.DaemonThreads;
 import dev.nccltriage.host.HostRoot;
 import java.util.List;
 import java.util.Map;
@@ -41,11 +42,7 @@ public final class LadderSource {
   }
 
   public PodFacts probe() {
-    ExecutorService pool = Executors.newFixedThreadPool(8, r -> {
-      Thread t = new Thread(r, "probe");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool = Executors.newFixedThreadPool(8, new DaemonThreads("probe"));
     try {
       CompletableFuture<CommandResult> devinfo = run(pool, IBV_DEVINFO);
       CompletableFuture<CommandResult> linkJson = run(pool, RDMA_LINK_JSON);
