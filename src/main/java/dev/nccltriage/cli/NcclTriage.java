@@ -179,9 +179,11 @@ public final class NcclTriage implements Runnable {
 
   /** What to say when the heap ran out: its size, and how to give the JVM more. */
   private static String outOfMemory() {
+    // String.concat, not '+': a '+' site is linked on its first run (method handles, a generated
+    // class: more than a full heap may have left), and this one runs first when the heap is full
     return "nccl-triage: out of memory: the input needs more than the Java heap's "
-        + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB; run it again with a larger heap,"
-        + " e.g. NCCL_TRIAGE_JAVA_OPTS=-Xmx1g";
+        .concat(Long.toString(Runtime.getRuntime().maxMemory() / (1 << 20)))
+        .concat(" MiB; run it again with a larger heap, e.g. NCCL_TRIAGE_JAVA_OPTS=-Xmx1g");
   }
 
   private static boolean isFile(Context ctx, String name) {

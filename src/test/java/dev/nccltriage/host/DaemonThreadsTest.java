@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,5 +48,49 @@ class DaemonThreadsTest {
     assertThat(made).extracting(Thread::getName).containsExactly("work-1", "work-2", "work-3");
     assertThat(made).allMatch(Thread::isDaemon);
     assertThat(reported).containsExactlyInAnyOrder(deep, bug);
+  }
+
+  @Test
+  void aWaitEndsWithTheErrorThatKilledAThreadOfThePool() throws Exception {
+    DaemonThreads threads = new DaemonThreads("work");
+    java.util.concurrent.CompletableFuture<String> stranded = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.CompletableFuture<String> completed = java.util.concurrent.CompletableFuture.completedFuture("v");
+    OutOfMemoryError heap = new OutOfMemoryError("Java heap space");
+    Thread t = threads.newThread(() -> {
+      throw heap;
+    });
+    t.start();
+    t.join();
+    assertThatThrownBy(() -> threads.await(stranded)).isInstanceOf(CompletionException.class).hasCauseReference(heap);
+    assertThatThrownBy(() -> threads.join(stranded)).isInstanceOf(CompletionException.class).hasCauseReference(heap);
+    assertThat(threads.join(completed)).isEqualTo("v");
+  }
+
+  @Test
+  void aTaskFailureComesBackAsTheCause() {
+    DaemonThreads threads = new DaemonThreads("work");
+    IllegalStateException bug = new IllegalStateException("bug");
+    assertThatThrownBy(() -> threads.join(java.util.concurrent.CompletableFuture.failedFuture(bug)))
+        .isInstanceOf(CompletionException.class).hasCauseReference(bug);
+  }
+
+  @Test
+  void awaitEndedWaitsForEveryThreadMadeAndNoLonger() throws Exception {
+    DaemonThreads threads = new DaemonThreads("work");
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    Thread quick = threads.newThread(() -> { });
+    Thread held = threads.newThread(() -> {
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    quick.start();
+    held.start();
+    assertThat(threads.awaitEnded(50)).isFalse();
+    release.countDown();
+    assertThat(threads.awaitEnded(10_000)).isTrue();
+    assertThat(held.isAlive()).isFalse();
   }
 }

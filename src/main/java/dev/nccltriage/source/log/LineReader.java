@@ -63,7 +63,9 @@ final class LineReader {
         }
         int end = sink.lineAt(buf, pos, scanTo, lineNo + 1);
         if (end >= 0) {
-          lineNo++;
+          if ((++lineNo & 63) == 0) {
+            stopIfInterrupted();
+          }
           pos = end + 1;
           continue;
         }
@@ -77,6 +79,9 @@ final class LineReader {
           }
           if (++lineNo > 0) {
             sink.line(buf, pos, nl, lineNo, false, escapeSeen);
+          }
+          if ((lineNo & 63) == 0) {
+            stopIfInterrupted();
           }
         }
         escapeSeen = false;
@@ -129,6 +134,7 @@ final class LineReader {
         len -= pos;
         pos = 0;
       }
+      stopIfInterrupted();
       int n = in.read(buf, len, Math.min(buf.length - len, CHUNK));
       if (n < 0) {
         eof = true;
@@ -137,6 +143,17 @@ final class LineReader {
         progress.advance(n, Math.max(0, lineNo - linesReported));
         linesReported = Math.max(linesReported, lineNo);
       }
+    }
+  }
+
+  /**
+   * A parser thread whose pool stopped (another part failed, the heap ran out) stops within 64
+   * lines, with its part unread: what it holds must be garbage before the error is reported, and
+   * a part of lines that each allocate can take seconds on a nearly full heap.
+   */
+  private static void stopIfInterrupted() throws java.io.InterruptedIOException {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new java.io.InterruptedIOException("parse stopped");
     }
   }
 

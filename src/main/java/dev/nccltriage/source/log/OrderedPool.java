@@ -6,7 +6,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -56,7 +56,8 @@ final class OrderedPool<U> {
   }
 
   void run(Source<U> source, Work<U> work, Merge<U> merge) throws LogInputException {
-    ExecutorService pool = Executors.newFixedThreadPool(threads, new DaemonThreads("parse"));
+    DaemonThreads threadsOfPool = new DaemonThreads("parse");
+    ExecutorService pool = Executors.newFixedThreadPool(threads, threadsOfPool);
     BlockingQueue<Worker> idle = new ArrayBlockingQueue<>(threads);
     for (int i = 0; i < threads; i++) {
       idle.add(workers.get());
@@ -66,6 +67,7 @@ final class OrderedPool<U> {
     int othersSubmitted = 0;
     boolean first = true;
     boolean more = true;
+    boolean done = false;
     try {
       while (true) {
         while (more && inFlight.size() < 2 * threads) {
@@ -93,30 +95,59 @@ final class OrderedPool<U> {
         }
         Slot<U> next = inFlight.pollFirst();
         if (next == null) {
+          done = true;
           return;
         }
-        merge.accept(next.unit, next.future.get());
+        LogAccumulator acc;
+        try {
+          acc = threadsOfPool.await(next.future);
+        } catch (CompletionException e) {
+          throw failure(e.getCause());
+        }
+        merge.accept(next.unit, acc);
       }
-    } catch (ExecutionException e) {
-      // a worker's input problem, its read error, or what is not the input's doing (the heap ran
-      // out, a bug): each as itself, so that a bug is not reported as an unreadable file
-      Throwable cause = e.getCause();
-      if (cause instanceof LogInputException l) {
-        throw l;
-      }
-      if (cause instanceof java.io.IOException io) {
-        throw new LogInputException("cannot read: " + IoProblems.describe(io), io);
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LogInputException("interrupted", e);
     } finally {
-      pool.shutdownNow();
+      if (done) {
+        pool.shutdownNow();
+      } else {
+        stop(pool, threadsOfPool);
+      }
     }
+  }
+
+  /**
+   * Stops the pool after a failure and waits (not long) for its threads to end: the other units'
+   * parses stop within 64 lines (LineReader), and what they hold must be garbage before the error
+   * is reported (an exhausted heap: reporting it needs memory too).
+   */
+  private static void stop(ExecutorService pool, DaemonThreads threadsOfPool) {
+    try {
+      pool.shutdownNow();
+    } catch (OutOfMemoryError e) {
+      // the list of unrun tasks could not be made; the pool had stopped and interrupted its
+      // threads before: the error being thrown already stands for this one
+    }
+    threadsOfPool.awaitEnded(10_000);
+  }
+
+  /**
+   * A worker's input problem, its read error, or what is not the input's doing (the heap ran out,
+   * a bug): each as itself, so that a bug is not reported as an unreadable file.
+   */
+  private static LogInputException failure(Throwable cause) {
+    if (cause instanceof LogInputException l) {
+      return l;
+    }
+    if (cause instanceof java.io.IOException io) {
+      return new LogInputException("cannot read: " + IoProblems.describe(io), io);
+    }
+    if (cause instanceof Error err) {
+      throw err;
+    }
+    throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
   }
 
   private void submit(ExecutorService pool, BlockingQueue<Worker> idle, Work<U> work, Slot<U> slot) {

@@ -42,7 +42,8 @@ public final class LadderSource {
   }
 
   public PodFacts probe() {
-    ExecutorService pool = Executors.newFixedThreadPool(8, new DaemonThreads("probe"));
+    DaemonThreads threads = new DaemonThreads("probe");
+    ExecutorService pool = Executors.newFixedThreadPool(8, threads);
     try {
       CompletableFuture<CommandResult> devinfo = run(pool, IBV_DEVINFO);
       CompletableFuture<CommandResult> linkJson = run(pool, RDMA_LINK_JSON);
@@ -64,15 +65,18 @@ public final class LadderSource {
       PodFacts.Memlock memlock = process.memlock();
       Map<String, String> env = new java.util.TreeMap<>(process.env(ownEnv, pid));
       String libraryPath = env.remove(ProcessProbe.LIBRARY_PATH);
-      PodFacts.Hcas hcas = new HcaProbe(root, book).probe(devices, devinfo.join());
+      PodFacts.Hcas hcas = new HcaProbe(root, book).probe(devices, threads.join(devinfo));
       NetworkProbe net = new NetworkProbe(root, book);
-      PodFacts.Interfaces ifs = net.interfaces(ipJson.join(), fallback(IP, ipJson.join(), ipText),
+      CommandResult ip = threads.join(ipJson);
+      PodFacts.Interfaces ifs = net.interfaces(ip, fallback(threads, IP, ip, ipText),
           () -> runner.run(BuiltinRunner.INTERFACES));
-      PodFacts.Rdma rdma = net.rdma(linkJson.join(), fallback(RDMA_LINK, linkJson.join(), linkText), sysJson.join(),
-          fallback(RDMA_SYSTEM, sysJson.join(), sysText), hcas, ifs);
-      PodFacts.GpuDirect gpu = new GpuDirectProbe(root, book).probe(topo.join(), hcas);
-      PodFacts.Verbs verbs = new VerbsProbe(root, book).probe(ldconfig.join(), hcas, libraryPath);
-      PodFacts.Gids gids = new GidProbe(root, book).probe(hcas, showGids.join());
+      CommandResult link = threads.join(linkJson);
+      CommandResult sys = threads.join(sysJson);
+      PodFacts.Rdma rdma = net.rdma(link, fallback(threads, RDMA_LINK, link, linkText), sys,
+          fallback(threads, RDMA_SYSTEM, sys, sysText), hcas, ifs);
+      PodFacts.GpuDirect gpu = new GpuDirectProbe(root, book).probe(threads.join(topo), hcas);
+      PodFacts.Verbs verbs = new VerbsProbe(root, book).probe(threads.join(ldconfig), hcas, libraryPath);
+      PodFacts.Gids gids = new GidProbe(root, book).probe(hcas, threads.join(showGids));
       return new PodFacts(devices, hcas, rdma, ifs, memlock, gpu, verbs, gids, env, pid == null ? "this process" : "pid " + pid,
           book.snapshot());
     } finally {
@@ -96,9 +100,10 @@ public final class LadderSource {
         j -> j.ok() || repeats(j) ? CompletableFuture.completedFuture(null) : run(pool, argv), pool);
   }
 
-  private Supplier<CommandResult> fallback(List<String> argv, CommandResult json, CompletableFuture<CommandResult> started) {
+  private Supplier<CommandResult> fallback(DaemonThreads threads, List<String> argv, CommandResult json,
+      CompletableFuture<CommandResult> started) {
     return () -> {
-      CommandResult text = started.join();
+      CommandResult text = threads.join(started);
       return text != null ? text : repeats(json) ? json : runner.run(argv);
     };
   }

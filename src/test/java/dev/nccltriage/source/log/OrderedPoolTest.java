@@ -57,4 +57,66 @@ class OrderedPoolTest {
       return new LogAccumulator();
     }, (u, acc) -> { })).isInstanceOf(LogInputException.class).hasMessage("unit 4: broken");
   }
+
+  /**
+   * When one part fails, the others stop at their next read before the run returns: what they
+   * hold is garbage when the error is reported (an exhausted heap's exit path needs memory too).
+   */
+  @Test
+  void aFailureStopsTheOtherPartsBeforeTheRunReturns() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger reading = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+    java.io.InputStream endless = new java.io.InputStream() {
+      @Override
+      public int read() {
+        return 'x';
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        java.util.Arrays.fill(b, off, off + len, (byte) '\n');
+        return len;
+      }
+    };
+    assertThatThrownBy(() -> pool(2).run(upTo(3), (u, w) -> {
+      if (u == 1) {
+        reading.incrementAndGet();
+        started.countDown();
+        try {
+          w.reader().read(endless, Long.MAX_VALUE, (b, s, e, n, t, esc) -> { });
+        } catch (java.io.IOException e) {
+          // stopped
+        } finally {
+          reading.decrementAndGet();
+        }
+        return new LogAccumulator();
+      }
+      awaitQuietly(started);
+      throw new LogInputException("unit " + u + ": broken", null);
+    }, (u, acc) -> { })).isInstanceOf(LogInputException.class).hasMessageEndingWith(": broken");
+    assertThat(reading).as("a part still reading after the run returned").hasValue(0);
+  }
+
+  /** A parser thread that dies outside any unit (the heap ran out while it waited for work) fails the run; it never hangs. */
+  @Test
+  void aThreadThatDiesBetweenUnitsFailsTheRun() {
+    OutOfMemoryError heap = new OutOfMemoryError("Java heap space");
+    assertThatThrownBy(() -> pool(2).run(upTo(4), (u, w) -> {
+          if (u == 0) {
+            // the thread itself dies, as a thread does when the pool's own code runs out of heap;
+            // its unit is left pending, as its queued units would be
+            Thread.currentThread().getUncaughtExceptionHandler().uncaughtException(Thread.currentThread(), heap);
+            awaitQuietly(new java.util.concurrent.CountDownLatch(1)); // until the pool stops it
+          }
+          return new LogAccumulator();
+        }, (u, acc) -> { })).isSameAs(heap);
+  }
+
+  private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
 }
