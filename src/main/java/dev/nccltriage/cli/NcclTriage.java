@@ -163,7 +163,12 @@ public final class NcclTriage implements Runnable {
     if (debug) {
       e.printStackTrace(ctx.err());
     }
-    ctx.err().println(outOfMemory());
+    String m = e.getMessage();
+    // the JVM's words when the system refuses a thread: the same class, but not the heap's size
+    ctx.err().println(m != null && m.contains("native thread")
+        ? "nccl-triage: out of threads: the system refused to start one (a process limit: ulimit -u, or"
+            .concat(" the Pod's pids limit); run it again with a higher limit")
+        : outOfMemory());
     return ExitCode.USAGE.code();
   }
 

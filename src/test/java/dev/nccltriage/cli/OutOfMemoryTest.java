@@ -83,4 +83,25 @@ class OutOfMemoryTest {
     assertThat(run.stderr().strip()).startsWith("nccl-triage: out of memory: ").doesNotContain("\n");
     assertThat(run.stdout()).isEmpty();
   }
+
+  /** A refused thread is an OutOfMemoryError too, but it says nothing about the heap. */
+  @ParameterizedTest
+  @CsvSource({"1", "2"})
+  void aRefusedThreadIsOneLineThatNamesTheLimit(String threads) {
+    InputStream in = new InputStream() {
+      @Override
+      public int read() {
+        return read(new byte[1], 0, 1);
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        throw new OutOfMemoryError("unable to create native thread: possibly out of memory or process/resource limits reached");
+      }
+    };
+    CliRun run = CliRun.run(in, CliRun.ENV, false, "log", "--threads", threads, "-o", "json", "-");
+    assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCode.USAGE.code());
+    assertThat(run.stderr().strip()).startsWith("nccl-triage: out of threads: ").contains("ulimit -u")
+        .doesNotContain("heap").doesNotContain("\n");
+  }
 }
