@@ -5,6 +5,7 @@ import dev.nccltriage.facts.FactSet;
 import dev.nccltriage.facts.FactValue;
 import dev.nccltriage.facts.LogFactSet;
 import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.host.InputFiles;
 import dev.nccltriage.host.IoProblems;
 import dev.nccltriage.report.BwSection;
 import dev.nccltriage.report.Input;
@@ -21,7 +22,6 @@ import dev.nccltriage.source.bw.NcclTestsParser;
 import dev.nccltriage.source.log.LogInputException;
 import dev.nccltriage.source.log.NcclLogSource;
 import java.io.BufferedInputStream;
-import java.io.FileInputStream;
 import java.io.FileNotFoundException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -190,6 +190,10 @@ final class BwCommand implements Callable<Integer> {
 
   private InputStream open(String name) {
     if (name.equals("-")) {
+      String endless = InputFiles.endless(ctx.in());
+      if (endless != null) {
+        throw new NcclTriage.UsageError("-: " + endless.replace("a log file", "nccl-tests output"));
+      }
       return new FilterInputStream(ctx.in()) {
         @Override
         public void close() {
@@ -201,9 +205,12 @@ final class BwCommand implements Callable<Integer> {
     if (Files.isDirectory(path)) {
       throw new NcclTriage.UsageError(name + ": is a directory, not nccl-tests output");
     }
+    String endless = InputFiles.endless(path);
+    if (endless != null) {
+      throw new NcclTriage.UsageError(name + ": " + endless.replace("a log file", "nccl-tests output"));
+    }
     try {
-      // FileInputStream, not Files.newInputStream: the latter's available() seeks, which a pipe refuses
-      return new FileInputStream(path.toFile());
+      return InputFiles.open(path);
     } catch (FileNotFoundException e) {
       throw new NcclTriage.UsageError(name + ": " + (Files.exists(path) ? IoProblems.PERMISSION_DENIED : IoProblems.NO_SUCH_FILE));
     }

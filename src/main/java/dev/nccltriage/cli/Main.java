@@ -57,7 +57,7 @@ public final class Main {
       cleanup.run();
       cleanup.exitStatus().ifPresent(Runtime.getRuntime()::halt);
     }, "nccl-triage-cleanup"));
-    Context ctx = new Context(System.in, out, err, System.getenv(), Path.of("").toAbsolutePath(),
+    Context ctx = new Context(dev.nccltriage.host.InputFiles.stdin(), out, err, System.getenv(), Path.of("").toAbsolutePath(),
         isTerminal(1), isTerminal(2), java.time.Clock.systemUTC(), preload, cleanup,
         new Context.Tty(isTerminal(0), once(Main::terminalColumns)));
     int code = NcclTriage.mainWithoutExit(ctx, args);

@@ -1,5 +1,6 @@
 package dev.nccltriage.source.log;
 
+import dev.nccltriage.host.InputFiles;
 import dev.nccltriage.host.IoProblems;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -39,6 +40,10 @@ final class InputPlan {
       throw new LogInputException(name + ": is a directory, not a log file", null);
     }
     if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(path)) {
+      String endless = InputFiles.endless(path);
+      if (endless != null) {
+        throw new LogInputException(name + ": " + endless, null);
+      }
       // a pipe, e.g. <(kubectl logs POD): no size, no second look; read once, as a stream
       units.add(new LogUnit.Whole(i, name, path, true));
       return 0;

@@ -1,8 +1,8 @@
 package dev.nccltriage.source.log;
 
+import dev.nccltriage.host.InputFiles;
 import dev.nccltriage.host.IoProblems;
 import java.io.BufferedInputStream;
-import java.io.FileInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,10 +14,10 @@ import java.util.zip.GZIPInputStream;
 final class LogStreams {
   private LogStreams() {}
 
-  /** FileInputStream, not Files.newInputStream: the latter's available() seeks, which a pipe refuses. */
+  /** Any file the kernel reads: a pipe, a procfs or sysfs file ({@link InputFiles#open}). */
   static InputStream open(String name, Path path) throws LogInputException {
     try {
-      return new FileInputStream(path.toFile());
+      return InputFiles.open(path);
     } catch (FileNotFoundException e) {
       throw new LogInputException(name + ": " + (Files.exists(path) ? IoProblems.PERMISSION_DENIED : IoProblems.NO_SUCH_FILE), e);
     }

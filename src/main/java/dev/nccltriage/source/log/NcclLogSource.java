@@ -1,5 +1,6 @@
 package dev.nccltriage.source.log;
 
+import dev.nccltriage.host.InputFiles;
 import dev.nccltriage.host.IoProblems;
 import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.source.log.LogUnit.Chunk;
@@ -71,6 +72,10 @@ public final class NcclLogSource {
   }
 
   public LogFacts read(List<String> names, Path cwd) throws LogInputException {
+    String endless = names.contains("-") ? InputFiles.endless(stdin) : null;
+    if (endless != null) {
+      throw new LogInputException("-: " + endless, null);
+    }
     List<LogUnit> plan = new ArrayList<>();
     InputPlan planner = new InputPlan(threads, parallelMinBytes);
     long total = 0;
