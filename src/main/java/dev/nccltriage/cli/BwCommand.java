@@ -190,10 +190,7 @@ final class BwCommand implements Callable<Integer> {
 
   private InputStream open(String name) {
     if (name.equals("-")) {
-      String endless = InputFiles.endless(ctx.in());
-      if (endless != null) {
-        throw new NcclTriage.UsageError("-: " + endless.replace("a log file", "nccl-tests output"));
-      }
+      refuseEndless(name, InputFiles.endless(ctx.in()));
       return new FilterInputStream(ctx.in()) {
         @Override
         public void close() {
@@ -205,14 +202,18 @@ final class BwCommand implements Callable<Integer> {
     if (Files.isDirectory(path)) {
       throw new NcclTriage.UsageError(name + ": is a directory, not nccl-tests output");
     }
-    String endless = InputFiles.endless(path);
-    if (endless != null) {
-      throw new NcclTriage.UsageError(name + ": " + endless.replace("a log file", "nccl-tests output"));
-    }
+    refuseEndless(name, InputFiles.endless(path));
     try {
       return InputFiles.open(path);
     } catch (FileNotFoundException e) {
       throw new NcclTriage.UsageError(name + ": " + (Files.exists(path) ? IoProblems.PERMISSION_DENIED : IoProblems.NO_SUCH_FILE));
+    }
+  }
+
+  /** A device that never ends ({@link InputFiles#endless}) is a usage error. */
+  private static void refuseEndless(String name, String why) {
+    if (why != null) {
+      throw new NcclTriage.UsageError(name + ": " + why.replace("a log file", "nccl-tests output"));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.nccltriage.cli;
 
 import dev.nccltriage.host.Cleanup;
+import dev.nccltriage.host.InputFiles;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -57,7 +58,7 @@ public final class Main {
       cleanup.run();
       cleanup.exitStatus().ifPresent(Runtime.getRuntime()::halt);
     }, "nccl-triage-cleanup"));
-    Context ctx = new Context(dev.nccltriage.host.InputFiles.stdin(), out, err, System.getenv(), Path.of("").toAbsolutePath(),
+    Context ctx = new Context(InputFiles.stdin(), out, err, System.getenv(), Path.of("").toAbsolutePath(),
         isTerminal(1), isTerminal(2), java.time.Clock.systemUTC(), preload, cleanup,
         new Context.Tty(isTerminal(0), once(Main::terminalColumns)));
     int code = NcclTriage.mainWithoutExit(ctx, args);
