@@ -40,14 +40,10 @@ public final class InputFiles {
     return in instanceof Stdin ? endless(Path.of("/dev/stdin")) : null;
   }
 
-  private static final class Stdin extends FilterInputStream {
+  /** The stream of {@link #stdin()}, told apart from other streams by its class. */
+  private static final class Stdin extends Readable {
     Stdin(InputStream in) {
       super(in);
-    }
-
-    @Override
-    public int available() {
-      return availableOrZero(in);
     }
   }
 
@@ -95,19 +91,21 @@ public final class InputFiles {
    * "cannot read: Invalid argument".
    */
   static InputStream readable(InputStream in) {
-    return new FilterInputStream(in) {
-      @Override
-      public int available() {
-        return availableOrZero(in);
-      }
-    };
+    return new Readable(in);
   }
 
-  private static int availableOrZero(InputStream in) {
-    try {
-      return in.available();
-    } catch (IOException e) {
-      return 0;
+  private static class Readable extends FilterInputStream {
+    Readable(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int available() {
+      try {
+        return in.available();
+      } catch (IOException e) {
+        return 0;
+      }
     }
   }
 }

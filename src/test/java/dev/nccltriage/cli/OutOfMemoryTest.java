@@ -63,22 +63,8 @@ class OutOfMemoryTest {
   @ParameterizedTest(name = "{0}, {1} thread(s)")
   @CsvSource({"direct, 1", "direct, 2", "wrapped, 1", "wrapped, 2"})
   void anExhaustedHeapWrappedOrNotIsOneLineAndExit2(String how, String threads) {
-    InputStream in = new InputStream() {
-      @Override
-      public int read() {
-        return read(new byte[1], 0, 1);
-      }
-
-      @Override
-      public int read(byte[] b, int off, int len) {
-        OutOfMemoryError heap = new OutOfMemoryError("Java heap space");
-        if (how.equals("wrapped")) {
-          throw new CompletionException(heap);
-        }
-        throw heap;
-      }
-    };
-    CliRun run = CliRun.run(in, CliRun.ENV, false, "log", "--threads", threads, "-o", "json", "-");
+    OutOfMemoryError heap = new OutOfMemoryError("Java heap space");
+    CliRun run = logFromStdinThatThrows(how.equals("wrapped") ? new CompletionException(heap) : heap, threads);
     assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCode.USAGE.code());
     assertThat(run.stderr().strip()).startsWith("nccl-triage: out of memory: ").doesNotContain("\n");
     assertThat(run.stdout()).isEmpty();
@@ -88,6 +74,16 @@ class OutOfMemoryTest {
   @ParameterizedTest
   @CsvSource({"1", "2"})
   void aRefusedThreadIsOneLineThatNamesTheLimit(String threads) {
+    CliRun run = logFromStdinThatThrows(
+        new OutOfMemoryError("unable to create native thread: possibly out of memory or process/resource limits reached"),
+        threads);
+    assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCode.USAGE.code());
+    assertThat(run.stderr().strip()).startsWith("nccl-triage: out of threads: ").contains("ulimit -u")
+        .doesNotContain("heap").doesNotContain("\n");
+  }
+
+  /** {@code log -o json -} in-process, on a stdin whose reads throw {@code thrown} (an Error or unchecked). */
+  private static CliRun logFromStdinThatThrows(Throwable thrown, String threads) {
     InputStream in = new InputStream() {
       @Override
       public int read() {
@@ -96,12 +92,12 @@ class OutOfMemoryTest {
 
       @Override
       public int read(byte[] b, int off, int len) {
-        throw new OutOfMemoryError("unable to create native thread: possibly out of memory or process/resource limits reached");
+        if (thrown instanceof Error e) {
+          throw e;
+        }
+        throw (RuntimeException) thrown;
       }
     };
-    CliRun run = CliRun.run(in, CliRun.ENV, false, "log", "--threads", threads, "-o", "json", "-");
-    assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCode.USAGE.code());
-    assertThat(run.stderr().strip()).startsWith("nccl-triage: out of threads: ").contains("ulimit -u")
-        .doesNotContain("heap").doesNotContain("\n");
+    return CliRun.run(in, CliRun.ENV, false, "log", "--threads", threads, "-o", "json", "-");
   }
 }
