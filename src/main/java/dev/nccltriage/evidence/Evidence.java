@@ -17,6 +17,19 @@ public record Evidence(String source, long line, String text) {
     return offset == 0 ? this : new Evidence(source, line + offset, text);
   }
 
+  // Written out, as the record's own would be (same hash): the record's are made by an indy
+  // bootstrap whose first use costs a cold JVM ~30 ms of method-handle set-up, on every run.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Evidence e && line == e.line && java.util.Objects.equals(source, e.source)
+        && java.util.Objects.equals(text, e.text);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * (31 * java.util.Objects.hashCode(source) + Long.hashCode(line)) + java.util.Objects.hashCode(text);
+  }
+
   public String location() {
     return line > 0 ? source + ":" + line : source;
   }

@@ -19,6 +19,17 @@ public record Iface(String name, String address) {
     return s == null || s.length() <= MAX ? s : s.substring(0, MAX - 1) + "…";
   }
 
+  // Written out, as the record's own would be (same hash): see Evidence#equals.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Iface f && java.util.Objects.equals(name, f.name) && java.util.Objects.equals(address, f.address);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * java.util.Objects.hashCode(name) + java.util.Objects.hashCode(address);
+  }
+
   public String render() {
     return address == null ? name : name + ":" + address;
   }
