@@ -39,10 +39,14 @@ final class EvidenceSlot {
    * lines of that kind cost one test of its own field, not a walk to the host's.
    */
   void record(ProcessState p, int kind, Object value) {
-    int bit = 1 << kind;
-    if ((p.evidenceFull & bit) != 0) {
-      return;
+    // most lines: one test here, in a method small enough for C1 to inline into every caller
+    if ((p.evidenceFull & 1 << kind) == 0) {
+      offer(p, kind, value);
     }
+  }
+
+  private void offer(ProcessState p, int kind, Object value) {
+    int bit = 1 << kind;
     HostEvidence host = p.evidence;
     if (host.wants(kind, value)) {
       host.add(kind, value, host.oneLine() ? CURRENT_LINE : current());

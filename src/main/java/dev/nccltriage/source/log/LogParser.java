@@ -135,7 +135,7 @@ final class LogParser implements LineSink {
     hintStart = s;
     hintSlot = hit;
     hintKey = k;
-    if (hit < 0 || isWarn(b, k + prefixes.length(hit) - LEVEL_WORD, k + prefixes.length(hit))) {
+    if (hit < 0 || prefixes.warn(hit)) {
       return -1;
     }
     ChannelParser channels = messages.channels;

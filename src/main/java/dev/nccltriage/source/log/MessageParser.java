@@ -200,9 +200,10 @@ final class MessageParser {
   }
 
   ProcessState p(ProcessState p) {
-    if (p != null) {
-      return p;
-    }
+    return p != null ? p : unattributed();
+  }
+
+  private ProcessState unattributed() {
     if (unattributed == null) {
       unattributed = acc.processes.get(null, -1, -1, -1, false);
     }

@@ -130,7 +130,13 @@ final class MessageTexts {
   void addFlags(int slot, int f) {
     if (slot >= 0) {
       entries[slot] |= (long) (f & 0xF) << FLAGS_SHIFT;
-    } else if (slot == NONE) {
+    } else {
+      addUncachedFlags(slot, f);
+    }
+  }
+
+  private void addUncachedFlags(int slot, int f) {
+    if (slot == NONE) {
       uncachedFlags |= f;
     }
   }

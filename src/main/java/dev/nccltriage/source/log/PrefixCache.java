@@ -23,6 +23,7 @@ final class PrefixCache {
   private final byte[] starts = new byte[MAX_PREFIX << BITS]; // slot i at i * MAX_PREFIX
   private final int[] lengths = new int[1 << BITS];
   private final ProcessState[] processes = new ProcessState[1 << BITS];
+  private final boolean[] warns = new boolean[1 << BITS]; // the prefix ends in "WARN ": no channel line
   private int keyEnd; // bytes of a line the key covers: set by the first put, 0 before
   private int lastPut = -1;
 
@@ -64,6 +65,11 @@ final class PrefixCache {
     return lengths[i];
   }
 
+  /** Whether slot i's prefix ends with a WARN level token (its lines are never channel lines). */
+  boolean warn(int i) {
+    return warns[i];
+  }
+
   ProcessState process(int i) {
     return processes[i];
   }
@@ -83,6 +89,7 @@ final class PrefixCache {
       System.arraycopy(b, s, starts, i * MAX_PREFIX, n);
       lengths[i] = n;
       processes[i] = p;
+      warns[i] = n >= 5 && b[s + n - 5] == 'W' && b[s + n - 4] == 'A' && b[s + n - 3] == 'R' && b[s + n - 2] == 'N';
     }
     return i;
   }

@@ -22,13 +22,15 @@ final class TextMemo<V> {
 
   V get(String text) {
     V v = seen.get(text);
-    if (v == null) {
-      v = meaning.apply(text);
-      if (seen.size() >= limit) {
-        seen.clear();
-      }
-      seen.put(text, v);
+    return v != null ? v : learn(text);
+  }
+
+  private V learn(String text) {
+    V v = meaning.apply(text);
+    if (seen.size() >= limit) {
+      seen.clear();
     }
+    seen.put(text, v);
     return v;
   }
 }
