@@ -280,8 +280,17 @@ if [[ $APP_CDS == yes ]]; then
        { if (!($1 in lib)) print }' "$WORK/library-classes" "$CLASSLIST" > "$WORK/classlist.archived"
   say "CDS: $(grep -vc '^@' "$WORK/classlist.archived") of $(grep -vc '^@' "$CLASSLIST") loaded classes to archive"
 
+  # Java 24+ also links the archived classes ahead of time (JEP 483's -XX:+AOTClassLinking, here
+  # with a static dump): `log` on the sample 423 -> 388 ms, `check` 602 -> 583 ms, --version the
+  # same, and the archive 0.07 MB smaller (dist/bundle/README.md). A full AOT cache
+  # (-XX:AOTCacheOutput) would take `log` to 344 ms, but it archives the libraries' classes too:
+  # 1.4 MB more than the tarball's limit leaves.
+  AOT_LINK=
+  if "$STAGE/runtime/bin/java" -XX:+AOTClassLinking -version > /dev/null 2>&1; then
+    AOT_LINK=-XX:+AOTClassLinking
+  fi
   rc=0
-  NCCL_TRIAGE_JAVA_OPTS="-Xshare:dump -XX:SharedClassListFile=$WORK/classlist.archived -XX:SharedArchiveFile=$STAGE/lib/nccl-triage.jsa -Xlog:cds=warning:file=$WORK/dump.log" \
+  NCCL_TRIAGE_JAVA_OPTS="-Xshare:dump -XX:SharedClassListFile=$WORK/classlist.archived -XX:SharedArchiveFile=$STAGE/lib/nccl-triage.jsa $AOT_LINK -Xlog:cds=warning:file=$WORK/dump.log" \
     "$STAGE/bin/nccl-triage" --version > /dev/null 2> "$WORK/dump.err" || rc=$?
   [[ $rc -eq 0 && -s $STAGE/lib/nccl-triage.jsa ]] || { cat "$WORK/dump.err" >&2; die "CDS dump failed (exit $rc)"; }
   # -Xshare:on fails instead of running without the archive: proves the launcher maps it
