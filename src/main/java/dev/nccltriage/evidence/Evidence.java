@@ -1,5 +1,7 @@
 package dev.nccltriage.evidence;
 
+import java.util.Objects;
+
 /**
  * Where a fact came from: a file (or "-" for stdin, or a probe name) and a 1-based line, with the
  * line's text as read (prefixes kept, so a user can find it with grep).
@@ -21,13 +23,13 @@ public record Evidence(String source, long line, String text) {
   // bootstrap whose first use costs a cold JVM ~30 ms of method-handle set-up, on every run.
   @Override
   public boolean equals(Object o) {
-    return o instanceof Evidence e && line == e.line && java.util.Objects.equals(source, e.source)
-        && java.util.Objects.equals(text, e.text);
+    return o instanceof Evidence e && line == e.line && Objects.equals(source, e.source)
+        && Objects.equals(text, e.text);
   }
 
   @Override
   public int hashCode() {
-    return 31 * (31 * java.util.Objects.hashCode(source) + Long.hashCode(line)) + java.util.Objects.hashCode(text);
+    return 31 * (31 * Objects.hashCode(source) + Long.hashCode(line)) + Objects.hashCode(text);
   }
 
   public String location() {

@@ -1,5 +1,6 @@
 package dev.nccltriage.facts;
 
+import java.util.Objects;
 
 /**
  * A network interface as NCCL printed it: {@code name:address<port>}. A name or address past
@@ -22,12 +23,12 @@ public record Iface(String name, String address) {
   // Written out, as the record's own would be (same hash): see Evidence#equals.
   @Override
   public boolean equals(Object o) {
-    return o instanceof Iface f && java.util.Objects.equals(name, f.name) && java.util.Objects.equals(address, f.address);
+    return o instanceof Iface f && Objects.equals(name, f.name) && Objects.equals(address, f.address);
   }
 
   @Override
   public int hashCode() {
-    return 31 * java.util.Objects.hashCode(name) + java.util.Objects.hashCode(address);
+    return 31 * Objects.hashCode(name) + Objects.hashCode(address);
   }
 
   public String render() {
