@@ -367,7 +367,7 @@ final class LogParser implements LineSink {
       // After a timestamp, from where the record starts: the lines of a thread are found again
       // from there (the host name is read back to the space before it, as at a line's start).
       int from = k > s && prefix.start == k ? k : s;
-      lastSlot = isLevel(b, lvl, msg) ? prefixes.put(b, from, lvl, msg - from, proc) : -1;
+      lastSlot = isLevel(b, lvl, msg) ? prefixes.put(b, from, lvl, msg - from, proc, isWarn(b, lvl, msg)) : -1;
     }
     return proc;
   }

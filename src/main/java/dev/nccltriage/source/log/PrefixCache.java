@@ -74,8 +74,11 @@ final class PrefixCache {
     return processes[i];
   }
 
-  /** Remembers that lines starting with b[s, s+n), "NCCL" at {@code at}, are {@code p}'s; the slot or -1. */
-  int put(byte[] b, int s, int at, int n, ProcessState p) {
+  /**
+   * Remembers that lines starting with b[s, s+n), "NCCL" at {@code at}, are {@code p}'s, and
+   * whether that prefix's level is WARN; the slot or -1.
+   */
+  int put(byte[] b, int s, int at, int n, ProcessState p, boolean warn) {
     if (keyEnd == 0 && at - s >= 16) {
       keyEnd = at - s;
     }
@@ -89,7 +92,7 @@ final class PrefixCache {
       System.arraycopy(b, s, starts, i * MAX_PREFIX, n);
       lengths[i] = n;
       processes[i] = p;
-      warns[i] = n >= 5 && b[s + n - 5] == 'W' && b[s + n - 4] == 'A' && b[s + n - 3] == 'R' && b[s + n - 2] == 'N';
+      warns[i] = warn;
     }
     return i;
   }

@@ -17,7 +17,7 @@ class PrefixCacheTest {
   private int put(String text) {
     byte[] b = line(text);
     int at = text.indexOf("NCCL ");
-    return cache.put(b, 0, at, at + "NCCL INFO ".length(), proc);
+    return cache.put(b, 0, at, at + "NCCL INFO ".length(), proc, text.startsWith("WARN", at + "NCCL ".length()));
   }
 
   private int find(String text) {
