@@ -6,6 +6,7 @@ import java.io.FileNotFoundException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -40,10 +41,30 @@ public final class InputFiles {
     return in instanceof Stdin ? endless(Path.of("/dev/stdin")) : null;
   }
 
+  /**
+   * The channel of this process's standard input, made by {@link #stdin()}, when it is a regular
+   * file (`nccl-triage log - < FILE`): it can then be read in parts, at offsets, like a named
+   * file. Null for a pipe, a terminal, a socket, any other stream, or when /proc cannot tell.
+   */
+  public static FileChannel regularFile(InputStream in) {
+    if (!(in instanceof Stdin s)) {
+      return null;
+    }
+    try {
+      // the magic link is followed to the open file itself (even one deleted since)
+      return Files.isRegularFile(Path.of("/proc/self/fd/0")) ? s.file.getChannel() : null;
+    } catch (SecurityException e) {
+      return null;
+    }
+  }
+
   /** The stream of {@link #stdin()}, told apart from other streams by its class. */
   private static final class Stdin extends Readable {
-    Stdin(InputStream in) {
+    private final FileInputStream file;
+
+    Stdin(FileInputStream in) {
       super(in);
+      this.file = in;
     }
   }
 

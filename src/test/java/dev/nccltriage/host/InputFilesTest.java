@@ -68,4 +68,31 @@ class InputFilesTest {
     assertThat(in.available()).isZero();
     assertThat(new BufferedInputStream(in).readAllBytes()).hasSize(3);
   }
+
+  /** `log - < FILE` reads the file at offsets; a pipe or a device is read as the stream it is. */
+  @Test
+  void standardInputIsAFileOnlyWhenRedirectedFromOne() throws Exception {
+    Path log = Files.writeString(dir.resolve("a.log"), "line one\nline two\n");
+    assertThat(stdinKind(ProcessBuilder.Redirect.from(log.toFile()))).isEqualTo("file 18 0");
+    assertThat(stdinKind(ProcessBuilder.Redirect.PIPE)).isEqualTo("stream");
+    if (Files.exists(Path.of("/dev/null"))) {
+      assertThat(stdinKind(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))).isEqualTo("stream");
+    }
+    // any other stream is not standard input's
+    assertThat(InputFiles.regularFile(Files.newInputStream(log))).isNull();
+  }
+
+  private String stdinKind(ProcessBuilder.Redirect in) throws Exception {
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", System.getProperty("java.class.path"),
+        StdinKindProbe.class.getName())
+        .redirectInput(in).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    if (in == ProcessBuilder.Redirect.PIPE) {
+      p.getOutputStream().write("line\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      p.getOutputStream().close();
+    }
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+    assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    return out;
+  }
 }

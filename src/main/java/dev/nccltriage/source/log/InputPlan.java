@@ -20,10 +20,17 @@ import java.util.List;
 final class InputPlan {
   private final int threads;
   private final long parallelMinBytes;
+  private final FileChannel stdinFile;
 
   InputPlan(int threads, long parallelMinBytes) {
+    this(threads, parallelMinBytes, null);
+  }
+
+  /** {@code stdinFile}: standard input's channel when it is a regular file, else null. */
+  InputPlan(int threads, long parallelMinBytes, FileChannel stdinFile) {
     this.threads = threads;
     this.parallelMinBytes = parallelMinBytes;
+    this.stdinFile = stdinFile;
   }
 
   /**
@@ -32,6 +39,10 @@ final class InputPlan {
    */
   long plan(int i, String name, Path cwd, List<LogUnit> units) throws LogInputException {
     if (name.equals("-")) {
+      long size = stdinFile == null ? -1 : stdinParts(i, name, units);
+      if (size >= 0) {
+        return size;
+      }
       units.add(new LogUnit.Whole(i, name, null, true));
       return 0;
     }
@@ -50,7 +61,7 @@ final class InputPlan {
     }
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
       long size = ch.size();
-      if (isGzip(ch) || isUtf16(ch)) {
+      if (isGzip(ch, 0) || isUtf16(ch, 0)) {
         // read as a stream: a part cut at a byte offset cannot be decoded on its own
         units.add(new LogUnit.Whole(i, name, path, true));
         return 0;
@@ -59,10 +70,7 @@ final class InputPlan {
         units.add(new LogUnit.Whole(i, name, path, false));
         return size;
       }
-      long[] cuts = cuts(size, threads, parallelMinBytes);
-      for (int k = 0; k + 1 < cuts.length; k++) {
-        units.add(new LogUnit.Part(i, name, path, cuts[k], cuts[k + 1]));
-      }
+      addParts(i, name, path, null, 0, size, units);
       return size;
     } catch (NoSuchFileException e) {
       throw new LogInputException(name + ": " + IoProblems.NO_SUCH_FILE, e);
@@ -70,6 +78,34 @@ final class InputPlan {
       throw new LogInputException(name + ": " + IoProblems.PERMISSION_DENIED, e);
     } catch (IOException e) {
       throw new LogInputException(name + ": cannot read: " + IoProblems.describe(e), e);
+    }
+  }
+
+  /**
+   * Standard input redirected from a large plain file (`log - < FILE`): parts of it, from where its
+   * reading would start, read at offsets as a named file's are, instead of one stream cut by one
+   * thread. Its position is then moved to the end, where reading it would have left it (a second
+   * "-" reads nothing, as from a stream). Returns the size planned, or -1 to read it as a stream.
+   */
+  private long stdinParts(int i, String name, List<LogUnit> units) {
+    try {
+      long origin = stdinFile.position();
+      long size = stdinFile.size() - origin;
+      if (size < parallelMinBytes || threads == 1 || isGzip(stdinFile, origin) || isUtf16(stdinFile, origin)) {
+        return -1;
+      }
+      addParts(i, name, null, stdinFile, origin, size, units);
+      stdinFile.position(origin + size);
+      return size;
+    } catch (IOException e) {
+      return -1; // read as a stream, which reports what is wrong with it, if anything
+    }
+  }
+
+  private void addParts(int i, String name, Path path, FileChannel channel, long origin, long size, List<LogUnit> units) {
+    long[] cuts = cuts(size, threads, parallelMinBytes);
+    for (int k = 0; k + 1 < cuts.length; k++) {
+      units.add(new LogUnit.Part(i, name, path, channel, origin, origin + cuts[k], origin + cuts[k + 1]));
     }
   }
 
@@ -100,18 +136,18 @@ final class InputPlan {
     return java.util.Arrays.copyOf(cuts, n);
   }
 
-  private static boolean isUtf16(FileChannel ch) throws IOException {
+  private static boolean isUtf16(FileChannel ch, long at) throws IOException {
     java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(Utf16Text.HEAD);
     int read = 0;
     while (head.hasRemaining() && read >= 0) {
-      read = ch.read(head, head.position());
+      read = ch.read(head, at + head.position());
     }
     return Utf16Text.charset(head.array(), head.position()) != null;
   }
 
-  private static boolean isGzip(FileChannel ch) throws IOException {
+  private static boolean isGzip(FileChannel ch, long at) throws IOException {
     java.nio.ByteBuffer magic = java.nio.ByteBuffer.allocate(2);
-    ch.read(magic, 0);
+    ch.read(magic, at);
     return magic.position() == 2 && (magic.get(0) & 0xff) == 0x1f && (magic.get(1) & 0xff) == 0x8b;
   }
 }

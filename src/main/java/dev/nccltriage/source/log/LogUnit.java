@@ -1,5 +1,6 @@
 package dev.nccltriage.source.log;
 
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.concurrent.BlockingQueue;
 
@@ -9,8 +10,17 @@ sealed interface LogUnit permits LogUnit.Part, LogUnit.Whole, LogUnit.Chunk {
 
   String name();
 
-  /** The lines of a plain file that start in [from, to). */
-  record Part(int input, String name, Path path, long from, long to) implements LogUnit {}
+  /**
+   * The lines of a plain file that start in [from, to): the file at {@code path}, or (path null)
+   * standard input's {@code channel}, a regular file whose bytes from {@code origin} on are the input.
+   */
+  record Part(int input, String name, Path path, FileChannel channel, long origin, long from, long to)
+      implements LogUnit {
+    /** The part at the input's start: no line of an earlier part runs into it. */
+    boolean first() {
+      return from == origin;
+    }
+  }
 
   /** A whole input (path null: stdin); a stream (stdin, pipe, gzip) may be cut into chunks. */
   record Whole(int input, String name, Path path, boolean stream) implements LogUnit {}

@@ -9,7 +9,6 @@ import dev.nccltriage.source.log.LogUnit.Whole;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -76,8 +75,13 @@ public final class NcclLogSource {
     if (endless != null) {
       throw new LogInputException("-: " + endless, null);
     }
+    return read(names, cwd, names.contains("-") ? InputFiles.regularFile(stdin) : null);
+  }
+
+  /** {@code stdinFile}: the channel of stdin when it is a regular file (then read in parts), else null. */
+  LogFacts read(List<String> names, Path cwd, FileChannel stdinFile) throws LogInputException {
     List<LogUnit> plan = new ArrayList<>();
-    InputPlan planner = new InputPlan(threads, parallelMinBytes);
+    InputPlan planner = new InputPlan(threads, parallelMinBytes, stdinFile);
     long total = 0;
     for (int i = 0; i < names.size(); i++) {
       total += planner.plan(i, names.get(i), cwd, plan);
@@ -263,15 +267,22 @@ public final class NcclLogSource {
 
   /** The lines that start in [from, to). A line straddling {@code from} belongs to the previous part. */
   private LogAccumulator part(Part p, OrderedPool.Worker w) throws IOException {
-    try (FileChannel ch = FileChannel.open(p.path(), StandardOpenOption.READ)) {
-      long start = p.from() == 0 ? 0 : p.from() - 1;
-      InputStream in = Channels.newInputStream(ch.position(start));
-      LogAccumulator acc = new LogAccumulator(limits);
-      // the first "line" runs from the byte before the range to the first newline: it is the
-      // tail of the previous part's last line (or empty, if that byte is the newline)
-      w.reader().read(in, p.to() - start, new LogParser(acc, p.name(), w.prefixes()), p.from() > 0);
-      acc.processes.onEvict(null); // the worker's prefix cache goes on to another unit
-      return acc;
+    if (p.channel() != null) {
+      return part(p, w, p.channel()); // standard input's: shared by the parts, and not ours to close
     }
+    try (FileChannel ch = FileChannel.open(p.path(), StandardOpenOption.READ)) {
+      return part(p, w, ch);
+    }
+  }
+
+  private LogAccumulator part(Part p, OrderedPool.Worker w, FileChannel ch) throws IOException {
+    long start = p.first() ? p.from() : p.from() - 1;
+    InputStream in = new ChannelRange(ch, start);
+    LogAccumulator acc = new LogAccumulator(limits);
+    // the first "line" runs from the byte before the range to the first newline: it is the
+    // tail of the previous part's last line (or empty, if that byte is the newline)
+    w.reader().read(in, p.to() - start, new LogParser(acc, p.name(), w.prefixes()), !p.first());
+    acc.processes.onEvict(null); // the worker's prefix cache goes on to another unit
+    return acc;
   }
 }
