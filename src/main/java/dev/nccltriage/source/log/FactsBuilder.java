@@ -36,6 +36,7 @@ final class FactsBuilder {
   }
 
   LogFacts build() {
+    acc.keepJobsFirst(); // the parts kept more of each capped collection, so that merging them is exact
     List<ProcessState> procs = GluedHosts.resolve(acc.processes.all());
     // one plain pass: a large job has thousands of processes, and this runs once, mostly interpreted
     Map<String, List<ProcessState>> byHost = new LinkedHashMap<>();

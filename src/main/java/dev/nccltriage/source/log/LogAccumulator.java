@@ -170,17 +170,55 @@ final class LogAccumulator {
     m.merge(key, enabled, Boolean::logicalAnd);
   }
 
-  /** A setting's entry: up to {@link ValueCaps#ENV_NAMES} names of {@link ValueCaps#VALUES} values each. */
+  /**
+   * A setting's entry: the job keeps up to {@link ValueCaps#ENV_NAMES} names of
+   * {@link ValueCaps#VALUES} values each; a part more (ValueCaps' PART_ caps).
+   */
   EvidenceList env(String name, String value) {
     Map<String, EvidenceList> values = env.get(name);
     if (values == null) {
-      if (env.size() >= ValueCaps.ENV_NAMES) {
+      if (env.size() >= ValueCaps.PART_ENV_NAMES || envEntries >= ValueCaps.PART_ENV_ENTRIES) {
         return caps.overflow(ValueCaps.ENV);
       }
       values = new LinkedHashMap<>();
       env.put(name, values);
     }
-    return caps.list(values, value, ValueCaps.VALUES, ValueCaps.ENV);
+    EvidenceList l = values.get(value);
+    if (l != null) {
+      return l;
+    }
+    if (envEntries >= ValueCaps.PART_ENV_ENTRIES) {
+      return caps.overflow(ValueCaps.ENV);
+    }
+    int before = values.size();
+    l = caps.list(values, value, ValueCaps.VALUES, ValueCaps.ENV);
+    envEntries += values.size() - before;
+    return l;
+  }
+
+  private int envEntries; // name-value entries in env
+
+  /**
+   * The job's collections: each cut to its first values, in input order, to the caps that
+   * {@link ValueCaps} names; the lines of the rest counted as not kept. Once, after the merge.
+   */
+  void keepJobsFirst() {
+    caps.keepFirst(versions, ValueCaps.VALUES, ValueCaps.VERSIONS);
+    caps.keepFirst(frameworkVersions, ValueCaps.VALUES, ValueCaps.FRAMEWORK_VERSIONS);
+    caps.keepFirst(pluginsLoaded, ValueCaps.VALUES, ValueCaps.PLUGINS);
+    caps.keepFirst(ofiProvider, ValueCaps.VALUES, ValueCaps.OFI_PROVIDERS);
+    int names = 0;
+    for (var it = env.values().iterator(); it.hasNext(); names++) {
+      Map<String, EvidenceList> values = it.next();
+      if (names >= ValueCaps.ENV_NAMES) {
+        values.values().forEach(l -> caps.overflow(ValueCaps.ENV).addAll(l, 0));
+        it.remove();
+      } else {
+        caps.keepFirst(values, ValueCaps.VALUES, ValueCaps.ENV);
+      }
+    }
+    caps.keepFirst(gdr, ValueCaps.DETAILS, g -> g.enabled + "/" + g.reason, g -> g.evidence, ValueCaps.GDR);
+    caps.keepFirst(errors, ValueCaps.DETAILS, e -> e.kind, e -> e.evidence, ValueCaps.ERRORS);
   }
 
   /** Appends a later chunk; {@code off} is the number of lines before it. */

@@ -1,8 +1,11 @@
 package dev.nccltriage.source.log;
 
 import dev.nccltriage.evidence.EvidenceList;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Caps the job-wide collections keyed by a value that a log prints (versions, env settings, error
@@ -20,6 +23,19 @@ final class ValueCaps {
   /** Distinct details of one error kind, and of one GPUDirect RDMA decision (enabled and reason). */
   static final int DETAILS = 16;
 
+  /**
+   * A part of a log keeps this many times each cap: the job keeps the first values of its whole
+   * input, and a value it keeps can come past a part's own first few (in a log of many jobs'
+   * logs, each of another NCCL version, a part starts anywhere in the cycle). Its lines are then
+   * counted in full whichever part they fall in, and the result does not depend on where the log
+   * was cut; {@link #keepFirst} cuts the merged collections to the caps. Only a part with more
+   * distinct values than this still leaves the counts of the values kept short.
+   */
+  static final int PART_SCALE = 16;
+  /** Distinct env setting names a part keeps, and name-value entries in all. */
+  static final int PART_ENV_NAMES = 4 * ENV_NAMES;
+  static final int PART_ENV_ENTRIES = 2 * ENV_NAMES * VALUES;
+
   /** The collections, as the report names them. */
   static final String VERSIONS = "ncclVersions";
   static final String FRAMEWORK_VERSIONS = "frameworkVersions";
@@ -30,7 +46,7 @@ final class ValueCaps {
   static final String ERRORS = "errors";
 
   private final Map<String, EvidenceList> overflow = new TreeMap<>();
-  private final Map<String, Integer> details = new java.util.HashMap<>();
+  private final Map<String, Integer> details = new HashMap<>();
 
   /**
    * The entry of {@code key} in {@code m}: the one there, a new one while {@code m} holds fewer than
@@ -41,7 +57,7 @@ final class ValueCaps {
     if (l != null) {
       return l;
     }
-    if (m.size() >= cap) {
+    if (m.size() >= cap * PART_SCALE) {
       return overflow(what);
     }
     l = new EvidenceList();
@@ -51,11 +67,12 @@ final class ValueCaps {
 
   /**
    * Whether a new detail of {@code group} (an error kind, a GPUDirect RDMA decision) may have an
-   * entry of its own, counting it if so: {@link #DETAILS} a group.
+   * entry of its own, counting it if so: {@link #DETAILS} a group ({@link #PART_SCALE} times that
+   * until the parts are merged).
    */
   boolean newDetail(String group) {
     int n = details.getOrDefault(group, 0);
-    if (n >= DETAILS) {
+    if (n >= DETAILS * PART_SCALE) {
       return false;
     }
     details.put(group, n + 1);
@@ -65,6 +82,30 @@ final class ValueCaps {
   /** The lines of collection {@code what} whose value was past its cap. */
   EvidenceList overflow(String what) {
     return overflow.computeIfAbsent(what, k -> new EvidenceList());
+  }
+
+  /**
+   * Cuts {@code m} to its first {@code cap} entries (the order values were first seen in); the
+   * lines of the rest are counted as not kept in collection {@code what}.
+   */
+  void keepFirst(Map<String, EvidenceList> m, int cap, String what) {
+    keepFirst(m, cap, v -> "", v -> v, what);
+  }
+
+  /** As {@link #keepFirst(Map, int, String)}, {@code cap} entries per {@code group}. */
+  <V> void keepFirst(Map<String, V> m, int cap, Function<V, Object> group, Function<V, EvidenceList> evidence,
+      String what) {
+    if (m.size() <= cap) {
+      return;
+    }
+    Map<Object, Integer> kept = new HashMap<>();
+    for (Iterator<V> it = m.values().iterator(); it.hasNext(); ) {
+      V v = it.next();
+      if (kept.merge(group.apply(v), 1, Integer::sum) > cap) {
+        overflow(what).addAll(evidence.apply(v), 0);
+        it.remove();
+      }
+    }
   }
 
   /** Adds a later part's overflow; {@code off}: the lines before that part. */

@@ -95,6 +95,37 @@ class DistinctValueCapsTest {
     assertThat(parts.leftOut().linesNotKept()).isEqualTo(one.leftOut().linesNotKept());
   }
 
+  /**
+   * Values that come back: a log of many jobs' logs, each of its own version (or setting, plugin,
+   * error detail), repeated. A part starts anywhere in the cycle, so the values the job keeps come
+   * past a part's own first few; their lines still count in full, wherever the log is cut.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("families")
+  void valuesThatComeBackCountTheSameInParts(Family f) throws Exception {
+    Path file = dir.resolve("cycles.log");
+    List<String> log = new ArrayList<>();
+    LogFacts one = null;
+    // three times a cap's values (setting names have a cap of their own)
+    for (int n : new int[] {3 * ValueCaps.VALUES, 3 * ValueCaps.ENV_NAMES}) {
+      log.clear();
+      for (int i = 0; i < 12; i++) {
+        log.addAll(lines(f).subList(0, n));
+      }
+      Files.write(file, log);
+      one = new NcclLogSource(java.io.InputStream.nullInputStream(), 1).read(List.of(file.getFileName().toString()), dir);
+      if (one.leftOut() != null) {
+        break;
+      }
+    }
+    assertThat(one.leftOut().linesNotKept().get(f.collection())).as("lines not kept").isPositive();
+    for (long part : new long[] {997, 4096, 20_000}) {
+      LogFacts parts = new NcclLogSource(java.io.InputStream.nullInputStream(), 3, 4096, part)
+          .read(List.of(file.getFileName().toString()), dir);
+      assertThat(parts).as("%s, parts of %d bytes", f, part).usingRecursiveComparison().isEqualTo(one);
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("families")
   void aLogUnderTheCapsLeavesNothingOut(Family f) {
