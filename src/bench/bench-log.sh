@@ -18,6 +18,8 @@
 #                      else /work/shared/corpus); its */log* files are used
 #   BENCH_MAX_RSS_MB   limit for peak RSS in MB = 10^6 bytes (default 300)
 #   BENCH_RSS_METHOD   "proc" forces the /proc polling fallback instead of /usr/bin/time -v
+#   BENCH_DIFF         0 skips the differential: one untimed run with --threads 1 whose JSON must be
+#                      byte-identical to the timed runs' (default 1)
 #
 # Exit: 0 all checks pass, 1 a check failed (or nccl-triage failed), 2 setup problem
 # (jar/command missing, bad environment).
@@ -210,6 +212,16 @@ if [[ $RSS_METHOD == proc && $TRI_FAILED -eq 0 ]]; then
   check_rc
 fi
 
+# the differential: one parser thread (the whole file one unit) must give the same report, byte
+# for byte, as the parts merged from the timed runs
+DIFF=skipped
+if [[ ${BENCH_DIFF:-1} != 0 && $TRI_FAILED -eq 0 ]]; then
+  set +e
+  "${CMD[@]}" log -o json --threads 1 "$LOG" > "$OUTDIR/bench-1thread.json" 2> /dev/null
+  set -e
+  if cmp -s "$JSON" "$OUTDIR/bench-1thread.json"; then DIFF=PASS; else DIFF=FAIL; fi
+fi
+
 GREP_MED=$(median "${GREP_T[@]}")
 TRI_MED=$(median "${TRI_T[@]}")
 RATIO=$(awk -v a="$TRI_MED" -v b="$GREP_MED" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "inf" }')
@@ -269,6 +281,7 @@ SUMMARY=$OUTDIR/bench-summary.txt
   echo "nccl-triage:     $TRI_MED s   (runs: ${TRI_T[*]}; exit $LAST_RC)"
   echo "ratio:           $RATIO   (limit $MAX_RATIO)   $(pf "$OK_RATIO")"
   echo "peak RSS:        $RSS_MB MB ($RSS_MIB MiB, via $RSS_METHOD)   (limit $MAX_RSS_MB MB)   $(pf "$OK_RSS")"
+  echo "one thread:      JSON byte-identical to --threads 1   $DIFF"
   if [[ $REAL -eq 1 ]]; then
     echo "report:          JSON parses   $NAMED"
     echo "                 differs: $DIFFERS"
@@ -280,7 +293,7 @@ SUMMARY=$OUTDIR/bench-summary.txt
   fi
 } | tee "$SUMMARY"
 
-if [[ $OK_RATIO == 1 && $OK_RSS == 1 && $NAMED == PASS && $TRI_FAILED == 0 ]]; then
+if [[ $OK_RATIO == 1 && $OK_RSS == 1 && $NAMED == PASS && $TRI_FAILED == 0 && $DIFF != FAIL ]]; then
   echo "RESULT:          PASS" | tee -a "$SUMMARY"
   exit 0
 fi
