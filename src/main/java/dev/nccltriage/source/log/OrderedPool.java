@@ -8,9 +8,13 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Parses units of input on a fixed number of threads and hands the results over in the order the
@@ -47,17 +51,31 @@ final class OrderedPool<U> {
     }
   }
 
-  private final int threads;
+  private final int wanted;
   private final Supplier<Worker> workers;
+  private final UnaryOperator<ThreadFactory> threadsOf;
 
   OrderedPool(int threads, Supplier<Worker> workers) {
-    this.threads = threads;
+    this(threads, workers, UnaryOperator.identity());
+  }
+
+  /** For tests: the pool's threads come from {@code threadsOf} applied to its own factory. */
+  OrderedPool(int threads, Supplier<Worker> workers, UnaryOperator<ThreadFactory> threadsOf) {
+    this.wanted = threads;
     this.workers = workers;
+    this.threadsOf = threadsOf;
   }
 
   void run(Source<U> source, Work<U> work, Merge<U> merge) throws LogInputException {
     DaemonThreads threadsOfPool = new DaemonThreads("parse");
-    ExecutorService pool = Executors.newFixedThreadPool(threads, threadsOfPool);
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(wanted, wanted, 0L, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(), threadsOf.apply(threadsOfPool));
+    int threads = start(pool);
+    if (threads == 0) {
+      pool.shutdownNow();
+      inOrder(source, work, merge);
+      return;
+    }
     BlockingQueue<Worker> idle = new ArrayBlockingQueue<>(threads);
     for (int i = 0; i < threads; i++) {
       idle.add(workers.get());
@@ -115,6 +133,36 @@ final class OrderedPool<U> {
       } else {
         stop(pool, threadsOfPool);
       }
+    }
+  }
+
+  /**
+   * Starts the pool's threads; returns how many the system let start. A Pod at its pids limit (or a
+   * ulimit -u) refuses threads with OutOfMemoryError "unable to create native thread": the parse
+   * then goes on with the threads there are, or on the calling thread when there are none, rather
+   * than failing a run that one thread can do.
+   */
+  private int start(ThreadPoolExecutor pool) {
+    try {
+      while (pool.prestartCoreThread()) {
+        // one more started
+      }
+    } catch (OutOfMemoryError e) {
+      // refused: those started so far do the work
+    }
+    int started = pool.getPoolSize();
+    if (started > 0 && started < wanted) {
+      pool.setCorePoolSize(started); // so that a unit waits in the queue instead of asking for a thread
+      pool.setMaximumPoolSize(started);
+    }
+    return started;
+  }
+
+  /** Each unit parsed on this thread and merged, in order. */
+  private void inOrder(Source<U> source, Work<U> work, Merge<U> merge) throws LogInputException {
+    Worker w = workers.get();
+    for (U u = source.next(); u != null; u = source.next()) {
+      merge.accept(u, work.parse(u, w));
     }
   }
 

@@ -119,4 +119,36 @@ class OrderedPoolTest {
       Thread.currentThread().interrupt();
     }
   }
+
+  /**
+   * A Pod at its pids limit: the system refuses threads (the JVM's OutOfMemoryError "unable to
+   * create native thread"). The units are parsed with the threads that did start, or on the
+   * calling thread when none did: each once, merged in order.
+   */
+  @Test
+  void threadsTheSystemRefusesAreDoneWithout() throws LogInputException {
+    for (int allowed = 0; allowed <= 2; allowed++) {
+      int[] made = {0};
+      int cap = allowed;
+      OrderedPool<Integer> pool = new OrderedPool<>(3, () -> new OrderedPool.Worker(new LineReader(64), new PrefixCache()),
+          f -> r -> {
+            if (made[0]++ >= cap) {
+              throw new OutOfMemoryError("unable to create native thread: possibly out of memory or process/resource limits reached");
+            }
+            return f.newThread(r);
+          });
+      List<Integer> merged = new ArrayList<>();
+      java.util.Set<String> on = java.util.Collections.synchronizedSet(new java.util.HashSet<>());
+      pool.run(upTo(20), (u, w) -> {
+        on.add(Thread.currentThread().getName());
+        return new LogAccumulator();
+      }, (u, acc) -> merged.add(u));
+      assertThat(merged).as("%d threads allowed", allowed).containsExactlyElementsOf(IntStream.range(0, 20).boxed().toList());
+      if (allowed == 0) {
+        assertThat(on).as("parsed on").containsExactly(Thread.currentThread().getName());
+      } else {
+        assertThat(on).as("parsed on").hasSizeLessThanOrEqualTo(allowed).allMatch(n -> n.startsWith("parse-"));
+      }
+    }
+  }
 }
