@@ -161,13 +161,30 @@ final class LogAccumulator {
   }
 
   private static final int MAX_GDR_KEYS = 512;
+  /** The keys a part (an accumulator before the merge) keeps. */
+  static final int PART_GDR_KEYS = MAX_GDR_KEYS * ValueCaps.PART_SCALE;
 
-  /** One decision: a key decided both ways counts as disabled somewhere (false wins). */
+  /**
+   * One decision: a key decided both ways counts as disabled somewhere (false wins). The job keeps
+   * the first {@link #MAX_GDR_KEYS} keys; a part keeps ValueCaps.PART_SCALE times more, so that a
+   * later "disabled" of a key the job keeps is not lost in a part that saw many other keys first.
+   */
   void seeGdr(Map<String, Boolean> m, String key, boolean enabled) {
-    if (key == null || !m.containsKey(key) && m.size() >= MAX_GDR_KEYS) {
+    if (key == null || !m.containsKey(key) && m.size() >= PART_GDR_KEYS) {
       return;
     }
     m.merge(key, enabled, Boolean::logicalAnd);
+  }
+
+  /** Cuts {@code m} to its first {@code n} keys, in the order they were first seen. */
+  private static void keepFirstKeys(Map<String, ?> m, int n) {
+    int i = 0;
+    for (var it = m.keySet().iterator(); it.hasNext(); i++) {
+      it.next();
+      if (i >= n) {
+        it.remove();
+      }
+    }
   }
 
   /**
@@ -219,6 +236,8 @@ final class LogAccumulator {
     }
     caps.keepFirst(gdr, ValueCaps.DETAILS, g -> g.enabled + "/" + g.reason, g -> g.evidence, ValueCaps.GDR);
     caps.keepFirst(errors, ValueCaps.DETAILS, e -> e.kind, e -> e.evidence, ValueCaps.ERRORS);
+    keepFirstKeys(gdrHcas, MAX_GDR_KEYS);
+    keepFirstKeys(gdrPairs, MAX_GDR_KEYS);
   }
 
   /** Appends a later chunk; {@code off} is the number of lines before it. */

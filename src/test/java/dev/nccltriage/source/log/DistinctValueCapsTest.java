@@ -179,4 +179,26 @@ class DistinctValueCapsTest {
     assertThat(f.oobInterfaces()).hasSize(ProcessState.MAX_SOCKET_IFACES);
     assertThat(f.linkLayers()).containsExactly("IB");
   }
+
+  /**
+   * The per-GPU GPUDirect RDMA decisions of a large job (hosts x GPU/NIC pairs): the job keeps the
+   * first keys; a "disabled" that comes late for a key it keeps counts, in whichever part it falls,
+   * even one that saw hundreds of other keys first.
+   */
+  @org.junit.jupiter.api.Test
+  void aLateDisabledDecisionCountsInAnyPart() throws Exception {
+    List<String> log = new ArrayList<>();
+    for (int h = 0; h < 1200; h++) {
+      log.add(String.format("node-%04d:1234:1235 [0] NCCL INFO GPU Direct RDMA Enabled for GPU 0 / HCA 0 (distance 4 <= 5), read 0 mode Default", h));
+    }
+    // another process on a host whose key the job keeps: disabled there
+    log.add("node-0005:4321:4322 [0] NCCL INFO GPU Direct RDMA Disabled for GPU 0 / HCA 0 (distance 6 > 5)");
+    Path file = Files.write(dir.resolve("pairs.log"), log);
+    LogFacts one = new NcclLogSource(java.io.InputStream.nullInputStream(), 1).read(List.of(file.getFileName().toString()), dir);
+    assertThat(one.signals().gdrLogged()).isEqualTo("some");
+    // two parts: the second sees 600 other hosts' keys before the disabled one
+    LogFacts parts = new NcclLogSource(java.io.InputStream.nullInputStream(), 2, 4096, Files.size(file) / 2 - 1)
+        .read(List.of(file.getFileName().toString()), dir);
+    assertThat(parts).usingRecursiveComparison().isEqualTo(one);
+  }
 }
