@@ -12,8 +12,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * What kubectl, a container runtime or mpirun puts around every line (a timestamp, a Pod prefix,
- * a rank tag, CRLF) changes no fact the rules read, for every sample and corpus log: the lines of
+ * What kubectl, a container runtime, mpirun, srun or NCCL itself puts around every line (a
+ * timestamp, a Pod prefix, a rank tag or label, CRLF) changes no fact the rules read, for every sample and corpus log: the lines of
  * a thread are found again after it (the prefix cache keys them from where the record starts),
  * each line is still its own, and a bare message (PyTorch's "Last error:" repeats the WARN's text)
  * is still read after it.
@@ -67,6 +67,33 @@ class WrappedLogsTest {
     assertThat(facts(Logs.parse(each(text, "\u001b[32m", "\u001b[0m")))).as("ANSI colour").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "(RayWorkerWrapper pid=3051, ip=10.0.0.1) ", "")))).as("Ray's prefix")
         .isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "3: ", "")))).as("srun --label").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, " 12: ", "")))).as("srun --label, padded").isEqualTo(plain);
+  }
+
+  /**
+   * NCCL's own timestamp (2.26+, NCCL_DEBUG_TIMESTAMP_LEVELS=ALL, the default format and one with a
+   * fraction), alone and after a task label.
+   */
+  @ParameterizedTest
+  @MethodSource("logs")
+  void ncclsOwnTimestampChangesNoFact(Path log) throws Exception {
+    String text = Files.readString(log);
+    List<Object> plain = facts(Logs.parse(text));
+    assertThat(facts(Logs.parse(ncclStamped(text, "", "")))).as("[%F %T] ").isEqualTo(plain);
+    assertThat(facts(Logs.parse(ncclStamped(text, "", ".123456")))).as("[%F %T.%6f] ").isEqualTo(plain);
+    assertThat(facts(Logs.parse(ncclStamped(text, "7: ", "")))).as("after srun --label").isEqualTo(plain);
+  }
+
+  private static String ncclStamped(String log, String before, String fraction) {
+    StringBuilder b = new StringBuilder();
+    int n = 0;
+    for (String line : log.split("\n", -1)) {
+      n++;
+      b.append(before).append(String.format("[2026-05-01 10:%02d:%02d%s] ", n / 60 % 60, n % 60, fraction))
+          .append(line).append('\n');
+    }
+    return b.toString();
   }
 
   /**

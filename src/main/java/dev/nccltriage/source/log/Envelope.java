@@ -63,23 +63,29 @@ final class Envelope {
    * Where a line starts once what kubectl and a container runtime put before every line is cut
    * off: {@code --prefix}'s {@code [pod/NAME/CONTAINER] }, then {@code --timestamps}' date and time
    * (or a runtime's log file, CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }), then inside
-   * the container Ray's {@code (NAME pid=N, ip=A) }, then Open MPI's {@code [1,0]<stdout>:} or
-   * torchrun's {@code [default0]:}. No two
-   * lines of a thread start alike with a timestamp. {@code s} if there is none of them. A
-   * timestamp is a date and a time ({@code YYYY-MM-DD}, {@code T} or a space, {@code HH:MM:SS}, any
-   * fraction and zone) and a space. Reads no further than a newline.
+   * the container Ray's {@code (NAME pid=N, ip=A) }, then Open MPI's {@code [1,0]<stdout>:},
+   * torchrun's {@code [default0]:} or Slurm's {@code srun --label} ({@code 3: }, padded with spaces
+   * to the widest task id), then NCCL's own timestamp (2.26+, on every WARN line by default:
+   * {@code NCCL_DEBUG_TIMESTAMP_FORMAT}'s default {@code [%F %T] }, with or without {@code %Nf}'s
+   * fraction). No two lines of a thread start alike with a timestamp. {@code s} if there is none of
+   * them. A timestamp is a date and a time ({@code YYYY-MM-DD}, {@code T} or a space,
+   * {@code HH:MM:SS}, any fraction and zone) and a space. Reads no further than a newline.
    */
   static int afterWrappers(byte[] b, int s, int e) {
     // most lines: one test, in a method small enough (under 36 bytes) for C1 to inline
     return s < e && b[s] > 0 && WRAPPER_START[b[s]] ? wrapped(b, s, e) : s;
   }
 
-  /** The first bytes of a wrapper: '[' (a Pod or a tag), '(' (Ray), a digit (a timestamp). */
+  /**
+   * The first bytes of a wrapper: '[' (a Pod, a tag, NCCL's timestamp), '(' (Ray), a digit (a
+   * timestamp, a task label), a space (a padded task label).
+   */
   private static final boolean[] WRAPPER_START = new boolean[128];
 
   static {
     WRAPPER_START['['] = true;
     WRAPPER_START['('] = true;
+    WRAPPER_START[' '] = true;
     for (char d = '0'; d <= '9'; d++) {
       WRAPPER_START[d] = true;
     }
@@ -91,7 +97,29 @@ final class Envelope {
     if (i < e && b[i] == '(') {
       i = afterRay(b, i, e);
     }
-    return i < e && b[i] == '[' ? afterTag(b, i, e) : i;
+    if (i < e && b[i] == '[') {
+      i = afterTag(b, i, e);
+    } else if (i < e && (b[i] == ' ' || Bytes.isDigit(b[i]))) {
+      i = afterLabel(b, i, e);
+    }
+    return i < e && b[i] == '[' ? afterNcclTimestamp(b, i, e) : i;
+  }
+
+  /** After Slurm's {@code srun --label} task id at s: {@code 3: }, {@code  3: }; else s. */
+  private static int afterLabel(byte[] b, int s, int e) {
+    int max = Math.min(e, s + 16);
+    int i = s;
+    while (i < max && b[i] == ' ') {
+      i++;
+    }
+    int j = Bytes.skipDigits(b, i, max);
+    return j > i && j + 1 < max && b[j] == ':' && b[j + 1] == ' ' ? j + 2 : s;
+  }
+
+  /** After NCCL's own {@code [2025-06-01 12:34:56] } or {@code [2025-06-01 12:34:56.123456] } at s. */
+  private static int afterNcclTimestamp(byte[] b, int s, int e) {
+    int end = timeEnd(b, s + 1, e);
+    return end >= 0 && end + 1 < e && b[end] == ']' && b[end + 1] == ' ' ? end + 2 : s;
   }
 
   /** After Ray's {@code (RayWorkerWrapper pid=3051, ip=10.0.0.1) } at s ('('); else s. */
@@ -168,27 +196,8 @@ final class Envelope {
   }
 
   private static int afterTimestamp(byte[] b, int s, int e) {
-    // "YYYY-MM-" and "DDTHH:MM" as two words, then ":SS": every byte is checked (none is a
-    // newline, so a short line is not read past); every line of an application's log that starts
-    // with its own timestamp comes here
-    if (e - s < 21 || !Bytes.isDigit(b[s])) {
-      return s;
-    }
-    long date = Bytes.word(b, s);
-    long time = Bytes.word(b, s + 8);
-    if ((date & DATE_SEPARATORS) != DATE_DASHES || !digitLanes(date, DATE_DIGITS)
-        || (time & TIME_SEPARATORS) != TIME_T && (time & TIME_SEPARATORS) != TIME_SPACE
-        || !digitLanes(time, TIME_DIGITS) || b[s + 16] != ':' || !Bytes.isDigit(b[s + 17])
-        || !Bytes.isDigit(b[s + 18])) {
-      return s;
-    }
-    int i = s + DATE_TIME_LENGTH;
-    int max = Math.min(e, s + 40);
-    while (i < max && (Bytes.isDigit(b[i]) || b[i] == '.' || b[i] == ',' || b[i] == ':' || b[i] == '+'
-        || b[i] == '-' || b[i] == 'Z')) {
-      i++;
-    }
-    if (i >= max || b[i] != ' ') {
+    int i = timeEnd(b, s, e);
+    if (i < 0 || i >= e || b[i] != ' ') {
       return s;
     }
     i++;
@@ -197,6 +206,34 @@ final class Envelope {
       i = tag + 1 < e && (b[tag] == 'F' || b[tag] == 'P') && b[tag + 1] == ' ' ? tag + 2 : tag;
     }
     return i;
+  }
+
+  /**
+   * The end of a date and time at s (its fraction and zone included), or -1 if none starts there
+   * or it runs on for more than 40 bytes.
+   */
+  private static int timeEnd(byte[] b, int s, int e) {
+    // "YYYY-MM-" and "DDTHH:MM" as two words, then ":SS": every byte is checked (none is a
+    // newline, so a short line is not read past); every line of an application's log that starts
+    // with its own timestamp comes here
+    if (e - s < 21 || !Bytes.isDigit(b[s])) {
+      return -1;
+    }
+    long date = Bytes.word(b, s);
+    long time = Bytes.word(b, s + 8);
+    if ((date & DATE_SEPARATORS) != DATE_DASHES || !digitLanes(date, DATE_DIGITS)
+        || (time & TIME_SEPARATORS) != TIME_T && (time & TIME_SEPARATORS) != TIME_SPACE
+        || !digitLanes(time, TIME_DIGITS) || b[s + 16] != ':' || !Bytes.isDigit(b[s + 17])
+        || !Bytes.isDigit(b[s + 18])) {
+      return -1;
+    }
+    int i = s + DATE_TIME_LENGTH;
+    int max = Math.min(e, s + 40);
+    while (i < max && (Bytes.isDigit(b[i]) || b[i] == '.' || b[i] == ',' || b[i] == ':' || b[i] == '+'
+        || b[i] == '-' || b[i] == 'Z')) {
+      i++;
+    }
+    return i < max ? i : -1;
   }
 
   private static final long B_S = Bytes.broadcast((byte) 'S');

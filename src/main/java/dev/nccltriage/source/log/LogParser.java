@@ -364,9 +364,10 @@ final class LogParser implements LineSink {
       lastProcess = proc;
       // "NCCL INFO " and "NCCL WARN " prefixes both: a failing job repeats its WARN lines on every
       // rank; and before 2.3, "INFO " and "WARN " (a cached prefix's level is read only by isWarn).
-      // After a timestamp, from where the record starts: the lines of a thread are found again
-      // from there (the host name is read back to the space before it, as at a line's start).
-      int from = k > s && prefix.start == k ? k : s;
+      // After the wrappers (a timestamp, a launcher's tag), from where lookups start: the lines
+      // of a thread are found again from there (the host name is read back to the space before
+      // it, as at a line's start); what stands between the wrappers and the host is matched too.
+      int from = k > s && prefix.start >= k ? k : s;
       lastSlot = isLevel(b, lvl, msg) ? prefixes.put(b, from, lvl, msg - from, proc, isWarn(b, lvl, msg)) : -1;
     }
     return proc;

@@ -129,10 +129,27 @@ class ChannelLaneTest {
 
   @Test
   void theLaneTakesTheCommonLines() throws IOException {
+    assertThat(linesLeftToTheLineByLinePath("")).isEqualTo(1); // the first one fills the cache
+  }
+
+  /**
+   * A thread's lines are found again after what wraps them: NCCL's own timestamp (2.26+, a new
+   * time on each line), Slurm's task label, and a launcher's tag before a tag the envelope does not
+   * know (matched as part of the thread's prefix). {@code %02d}: the line's seconds.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"[2026-05-01 10:00:%02d] ", "[2026-05-01 10:00:%02d.123456] ", "3: ", "  3: ",
+      "3: [2026-05-01 10:00:%02d] ", "[1,0]<stdout>:[155] ", "2026-05-01T10:00:%02dZ [155] "})
+  void theLaneTakesTheLinesOfAWrappedThread(String wrapper) throws IOException {
+    assertThat(linesLeftToTheLineByLinePath(wrapper)).isEqualTo(1);
+  }
+
+  private static int linesLeftToTheLineByLinePath(String wrapper) throws IOException {
     StringBuilder log = new StringBuilder();
     for (int i = 0; i < 100; i++) {
-      log.append("node-01:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n");
-      log.append("node-01:100:100 [0] NCCL INFO Channel 01/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n");
+      String w = String.format(wrapper, i % 60);
+      log.append(w).append("node-01:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n");
+      log.append(w).append("node-01:100:100 [0] NCCL INFO Channel 01/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n");
     }
     LogAccumulator acc = new LogAccumulator();
     LogParser parser = new LogParser(acc, "x.log");
@@ -152,6 +169,7 @@ class ChannelLaneTest {
     new LineReader(LineReader.DEFAULT_MAX_LINE).read(
         new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, counting);
     assertThat(acc.lines).isEqualTo(200);
-    assertThat(whole[0]).as("lines left to the line-by-line path").isEqualTo(1); // the first one fills the cache
+    assertThat(acc.ncclLines).isEqualTo(200);
+    return whole[0];
   }
 }

@@ -26,7 +26,6 @@ class EnvelopeWrappersTest {
       // not a timestamp: the line is keyed from its start
       "host:1:2 [0] NCCL INFO 2026-05-01T10:00:00Z|0",
       "2026-05-01 is the day host:1:2 [0] NCCL INFO x|0",
-      "[2026-05-01 10:00:00] host:1:2 [0] NCCL INFO x|0",
       "2026-05-01T10:00:00.000000001Z|0",
       "2026-05-01T10:0a:00Z host:1:2 [0] NCCL INFO x|0",
       "2026-0X-01T10:00:00Z host:1:2 [0] NCCL INFO x|0",
@@ -56,7 +55,26 @@ class EnvelopeWrappersTest {
       "2026-05-01T10:00:00Z (pid=3051) host:1:2 [0] NCCL INFO x|32",
       "(see pid=3051)host:1:2 [0] NCCL INFO x|0",
       "(ppid=3051) host:1:2 [0] NCCL INFO x|0",
-      "(pid=) host:1:2 [0] NCCL INFO x|0"})
+      "(pid=) host:1:2 [0] NCCL INFO x|0",
+      // NCCL's own timestamp (2.26+: NCCL_DEBUG_TIMESTAMP_FORMAT, "[%F %T] " by default)
+      "[2026-05-01 10:00:00] host:1:2 [3] misc/ibvwrap.cc:135 NCCL WARN x|22",
+      "[2026-05-01 10:00:00.123456] host:1:2 [0] NCCL INFO x|29",
+      "[default0]:[2026-05-01 10:00:00] host:1:2 [0] NCCL INFO x|33",
+      "2026-05-01T10:00:00Z [2026-05-01 10:00:00] host:1:2 [0] NCCL INFO x|43",
+      "[pod/trainer-0/pytorch] [2026-05-01 10:00:00] host:1:2 [0] NCCL INFO x|46",
+      "[2026-05-01 10:00:00]host:1:2 [0] NCCL INFO x|0",
+      "[2026-05-01 10:00:00 host:1:2 [0] NCCL INFO x|0",
+      "[2026-05-01] host:1:2 [0] NCCL INFO x|0",
+      // Slurm's srun --label, padded to the widest task id (quoted: CsvSource trims blanks)
+      "3: host:1:2 [0] NCCL INFO x|3",
+      "'  3: host:1:2 [0] NCCL INFO x'|5",
+      "127: Call to ibv_reg_mr failed with error Bad address|5",
+      "3: [2026-05-01 10:00:00] host:1:2 [3] NCCL WARN x|25",
+      "1:2:3 [0] NCCL INFO x|0",
+      "3:host:1:2 [0] NCCL INFO x|0",
+      "' [0] NCCL INFO x'|0",
+      "'   indented application output'|0",
+      "12345678901234567: x|0"})
   void kubectlsRuntimesAndMpirunsWrappersAreCutOff(String line, int expected) {
     assertThat(after(line)).isEqualTo(expected);
   }
