@@ -152,6 +152,28 @@ def k_warn(rnd, pf):
     ])
 
 
+def k_warn_storm(rnd, pf):
+    """A failure storm of a large job: each WARN names a peer (address and port) not seen before,
+    from any of a few thousand ranks; 2.26+ puts its timestamp before every WARN line."""
+    p = pf.pick()
+    rank = p[4]
+    peer = f"{ip(rnd)}<{rnd.randrange(1024, 65536)}>"
+    addr = peer.split("<")[0]
+    stamp = f"[2026-05-01 10:{rnd.randrange(60):02d}:{rnd.randrange(60):02d}] " if rnd.random() < 0.5 else ""
+    gids = f" localGid ::ffff:10.{rank % 250}.0.{rank % 8 + 1} remoteGids::ffff:{addr}"
+    return stamp + pf.info(p, "WARN") + rnd.choice([
+        # completion errors as 2.10-2.17, 2.22-2.28.3 and 2.29+ print them (spec 4.7)
+        f"NET/IB : Got completion from peer {peer} with error 5, opcode 0, len 0, vendor err 244",
+        f"NET/IB: Got completion from peer {peer} with status=12 opcode=0 len=0 vendor err 129 (Recv){gids} "
+        f"hca mlx5_{p[3]}",
+        f"NET/IB: Got completion from peer {peer} with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) "
+        f"vendor_err=129 {gids} hca mlx5_{p[3]}",
+        f"socketStartConnect: Connect to {peer} failed : Connection refused",
+        f"Net : Connection closed by remote peer {peer}",
+        f"[Proxy Service {rank}] Failed to execute operation Connect from rank {rnd.randrange(4096)}, retcode 6",
+    ])
+
+
 UNWIND_FILES = ["transport/net.cc", "proxy.cc", "transport.cc", "init.cc", "group.cc", "enqueue.cc",
                 "misc/socket.cc", "bootstrap.cc", "transport/net_ib.cc", "misc/ibvwrap.cc", "channel.cc"]
 
@@ -254,7 +276,7 @@ def k_hosts(rnd, pf):
 
 KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
-    "warn": k_warn, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib,
+    "warn": k_warn, "warn-storm": k_warn_storm, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib,
     "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "many-hosts": k_hosts,
     "long-lines": None, "nul-tail": None,
 }

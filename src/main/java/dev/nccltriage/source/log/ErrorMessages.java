@@ -19,10 +19,22 @@ final class ErrorMessages {
           + "|NET/OFI (?:OFI )?(?:fi_getinfo\\(\\) call failed|aws-ofi-nccl initialization failed|Initializing plugin failed"
           + "|Couldn't find any optimal provider|No eligible providers))"
           // IB async events that follow routine subnet changes: the job goes on (2.28.7+ says so)
-          + "|(?:[Aa]sync event|non-fatal async event).*(?:GID table change|client reregistration|LID change|SM change"
-          + "|P_?Key change|port active|PORT_ACTIVE|GID_CHANGE|CLIENT_REREGISTER|LID_CHANGE|SM_CHANGE|PKEY_CHANGE"
-          + "|communication established|COMM_EST|last WQE reached|SRQ limit reached|path migrated)"
-          + "|non-fatal async event");
+          + "|" + routineAsyncEvent());
+  // RECOVERABLE's branches that may match anywhere in a text, on their own: tried only where the
+  // text names an async event (a failing job's other WARN texts are each new, peers and numbers
+  // differ, and an unanchored alternation is tried at every offset of each)
+  private static final Pattern ROUTINE_ASYNC_EVENT = Pattern.compile(routineAsyncEvent());
+  // and its anchored branch, tried once at the start of a text
+  private static final Pattern RECOVERABLE_START =
+      Pattern.compile(RECOVERABLE.pattern().substring(0, RECOVERABLE.pattern().indexOf("|" + routineAsyncEvent())));
+
+  private static String routineAsyncEvent() {
+    return "(?:[Aa]sync event|non-fatal async event).*(?:GID table change|client reregistration|LID change|SM change"
+        + "|P_?Key change|port active|PORT_ACTIVE|GID_CHANGE|CLIENT_REREGISTER|LID_CHANGE|SM_CHANGE|PKEY_CHANGE"
+        + "|communication established|COMM_EST|last WQE reached|SRQ limit reached|path migrated)"
+        + "|non-fatal async event";
+  }
+
   private static final Pattern OFI_INIT = Pattern.compile("(?:initialization failed|Initializing plugin failed|Failed to initialize)");
   private static final Pattern OFI_REG =
       Pattern.compile("(?:Unable to register memory|[Rr]egistration failed|fi_mr_reg).{0,256}?(?:Error: ?|: )([A-Za-z][^.(]*?)\\s*(?:\\(|\\.|$)");
@@ -37,6 +49,10 @@ final class ErrorMessages {
   // by the text as printed (its String is the slot's, hashed once), then by the text with its peer
   // addresses masked (PeerAddresses), so that a connect error to a new peer is no new classification
   private final TextMemo<Known> byMasked = new TextMemo<>(MEMO, msg -> new Known(ErrorSignatures.classify(msg)));
+  // the same for a text MessageTexts keeps, by its masked bytes: no String is made or hashed for
+  // a text whose masked form was seen (a failing job's errors, each to a new peer)
+  private final MessageTexts maskedTexts = new MessageTexts();
+  private byte[] maskBuf = new byte[MessageTexts.MAX_TEXT];
   private final TextMemo<Known> outcomes =
       new TextMemo<>(MEMO, msg -> PeerAddresses.lookUp(msg, byMasked::get, k -> k.outcome));
   private String lastText;
@@ -70,12 +86,38 @@ final class ErrorMessages {
     }
     Known known = (Known) texts.meaning(text);
     if (known == null) {
-      known = outcomes.get(msg);
+      // a text MessageTexts keeps is remembered there: a new one (a failing job's errors name new
+      // peers) is not hashed and kept a second time by its String
+      known = text >= 0 ? keptKnown(msg, text) : outcomes.get(msg);
       texts.meaning(text, known);
     }
     lastText = msg;
     lastKnown = known;
     return known;
+  }
+
+  /**
+   * The entry of a text kept in {@link MessageTexts} at slot {@code text}: what {@link PeerAddresses#lookUp}
+   * answers, asked of its masked bytes. A text without an address is classified (its slot holds
+   * the answer from then on).
+   */
+  private Known keptKnown(String msg, int text) {
+    int n = texts.length(text);
+    if (maskBuf.length < n) {
+      maskBuf = new byte[n];
+    }
+    int m = PeerAddresses.maskInto(texts.pool(), texts.offset(text), texts.offset(text) + n, maskBuf);
+    if (m < 0) {
+      return new Known(ErrorSignatures.classify(msg));
+    }
+    int masked = maskedTexts.find(maskBuf, 0, m);
+    Known known = (Known) maskedTexts.meaning(masked);
+    if (known == null) {
+      known = masked >= 0 ? new Known(ErrorSignatures.classify(maskedTexts.text(masked)))
+          : byMasked.get(Bytes.text(maskBuf, 0, m));
+      maskedTexts.meaning(masked, known);
+    }
+    return PeerAddresses.quotesDigits(known.outcome) ? new Known(ErrorSignatures.classify(msg)) : known;
   }
 
   /** Error signatures; also the catch-all for NET/IB and NET/Socket lines no other shape claimed. */
@@ -124,22 +166,26 @@ final class ErrorMessages {
 
   /** {@code guarded} false: the expression alone (tests check that the guard changes nothing). */
   static boolean recoverable(String msg, boolean guarded) {
-    return (!guarded || mayRecover(msg)) && RECOVERABLE.matcher(msg).find();
+    if (!guarded) {
+      return RECOVERABLE.matcher(msg).find();
+    }
+    return startsRecoverably(msg) && RECOVERABLE_START.matcher(msg).lookingAt()
+        || msg.contains("sync event") && ROUTINE_ASYNC_EVENT.matcher(msg).find();
   }
 
-  /** A test every text {@link #RECOVERABLE} matches passes: its literal starts, or an async event. */
-  private static boolean mayRecover(String msg) {
+  /** A test every text {@link #RECOVERABLE_START} matches passes: one of its literal starts. */
+  private static boolean startsRecoverably(String msg) {
     for (String start : RECOVERABLE_STARTS) {
       if (msg.startsWith(start)) {
         return true;
       }
     }
-    return msg.contains("sync event");
+    return false;
   }
 
   private static final String[] RECOVERABLE_STARTS = {
-    "Failed to open libibverbs", "Count not open", "dlvsym failed", "Call to ibv_", "NET/", "Could not find",
-    "No plugin found"
+    "Failed to open libibverbs", "Count not open", "dlvsym failed", "Call to ibv_", "NET/IB", "NET/Plugin",
+    "NET/OFI ", "Could not find", "No plugin found"
   };
 
   /** aws-ofi-nccl's failures (its own "NET/OFI ..." lines); any other NET/OFI line is known and ignored. */

@@ -101,7 +101,7 @@ final class ErrorSignatures {
     if (msg.contains("No IP interface found")) {
       return Outcome.error(ErrorKind.IB_NO_IP_INTERFACE, null, null);
     }
-    if ((all || msg.contains("Got completion ")) && (m = COMPLETION.matcher(msg)).find()) {
+    if ((all || msg.contains("Got completion ")) && (m = all ? found(COMPLETION.matcher(msg)) : completionAt(msg)) != null) {
       String st = m.group(2) != null ? m.group(2) : m.group(3);
       return Outcome.error(ErrorKind.COMPLETION, null, Bytes.intOrNull(st));
     }
@@ -186,6 +186,17 @@ final class ErrorSignatures {
   private static final String[] REMOTE_TEXTS = {
     "remote process exited or there was a network error", "Connection closed by remote peer", "Connection reset by peer"
   };
+
+  /** COMPLETION's leftmost match (what find() gives), tried only where its literal start is. */
+  private static Matcher completionAt(String msg) {
+    Matcher m = COMPLETION.matcher(msg);
+    for (int at = msg.indexOf("Got completion "); at >= 0; at = msg.indexOf("Got completion ", at + 1)) {
+      if (m.region(at, msg.length()).lookingAt()) {
+        return m;
+      }
+    }
+    return null;
+  }
 
   /** CONNECT's leftmost match (what find() gives), tried only where one of its branches' literals starts. */
   private static Matcher connectAt(String msg) {

@@ -16,7 +16,7 @@ final class LogAccumulator {
   final Map<String, EvidenceList> versions = new LinkedHashMap<>();
   final Map<String, Map<String, EvidenceList>> env = new LinkedHashMap<>();
   final Map<String, GdrAcc> gdr = new LinkedHashMap<>();
-  final Map<String, ErrAcc> errors = new LinkedHashMap<>();
+  final Map<ErrorKey, ErrAcc> errors = new LinkedHashMap<>();
   final Map<String, EvidenceList> pluginsLoaded = new LinkedHashMap<>();
   final EvidenceList dmabuf = new EvidenceList();
   /** WARN lines, and the lines that show the job failing (a WARN that is not a probe's, an error unwind, a crash). */
@@ -67,6 +67,35 @@ final class LogAccumulator {
       this.reason = reason;
       this.distance = distance;
       this.threshold = threshold;
+    }
+  }
+
+  /**
+   * What tells two error entries apart. Not a record: a record's equals and hashCode are bootstrapped
+   * on first use (tens of milliseconds of a cold JVM), and this key is made for every new error text.
+   */
+  static final class ErrorKey {
+    private final ErrorKind kind;
+    private final String detail;
+    private final Integer status;
+    private final int hash;
+
+    ErrorKey(ErrorKind kind, String detail, Integer status) {
+      this.kind = kind;
+      this.detail = detail;
+      this.status = status;
+      this.hash = (kind.hashCode() * 31 + java.util.Objects.hashCode(detail)) * 31 + java.util.Objects.hashCode(status);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ErrorKey k && k.kind == kind && java.util.Objects.equals(k.detail, detail)
+          && java.util.Objects.equals(k.status, status);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
     }
   }
 
@@ -127,7 +156,7 @@ final class LogAccumulator {
 
   /** An error signature's entry; past {@link ValueCaps#DETAILS} details of one kind, the overflow. */
   ErrAcc error(ErrorKind kind, String detail, Integer status) {
-    String key = kind + "/" + detail + "/" + status;
+    ErrorKey key = new ErrorKey(kind, detail, status);
     ErrAcc e = errors.get(key);
     if (e != null) {
       return e;

@@ -44,6 +44,7 @@ final class MessageTexts {
 
   private int bits = 10;
   private long[] entries = new long[1 << bits];
+  private int[] hashes = new int[1 << bits]; // each entry's whole hash: growing does not hash texts again
   private String[] texts = new String[1 << bits];
   private Object[] meanings = new Object[1 << bits];
   private int used;
@@ -115,6 +116,19 @@ final class MessageTexts {
     return t;
   }
 
+  /** The bytes of kept texts: slot's text is {@code pool()[offset(slot), offset(slot) + length(slot))}. */
+  byte[] pool() {
+    return pool;
+  }
+
+  int offset(int slot) {
+    return (int) (entries[slot] & OFFSET_MASK);
+  }
+
+  int length(int slot) {
+    return length(entries[slot]);
+  }
+
   private static int length(long entry) {
     return (int) (entry >>> LENGTH_SHIFT) & 0x3FF;
   }
@@ -175,6 +189,7 @@ final class MessageTexts {
     }
     System.arraycopy(b, from, pool, poolEnd, n);
     entries[i] = tag(h) | (long) flags << FLAGS_SHIFT | (long) n << LENGTH_SHIFT | poolEnd;
+    hashes[i] = h;
     texts[i] = null;
     meanings[i] = null;
     poolEnd += n;
@@ -198,21 +213,23 @@ final class MessageTexts {
         return false;
       }
       long[] oe = entries;
+      int[] oh = hashes;
       String[] ot = texts;
       Object[] om = meanings;
       bits++;
       int mask = (1 << bits) - 1;
       entries = new long[1 << bits];
+      hashes = new int[1 << bits];
       texts = new String[1 << bits];
       meanings = new Object[1 << bits];
       for (int j = 0; j < oe.length; j++) {
         if (oe[j] != 0) {
-          int off = (int) (oe[j] & OFFSET_MASK);
-          int k = hash(pool, off, length(oe[j])) & mask;
+          int k = oh[j] & mask;
           while (entries[k] != 0) {
             k = (k + 1) & mask;
           }
           entries[k] = oe[j];
+          hashes[k] = oh[j];
           texts[k] = ot[j];
           meanings[k] = om[j];
         }
@@ -231,11 +248,6 @@ final class MessageTexts {
 
   private static final long HAS_N = 1L << 32;
   private static final long NS = Bytes.broadcast((byte) 'N');
-
-  /** A hash of b[from, from+n) over whole words; never 0 (0 marks an empty slot). */
-  static int hash(byte[] b, int from, int n) {
-    return (int) scan(b, from, n);
-  }
 
   /**
    * The hash in the low 32 bits, and {@link #HAS_N} if a byte is 'N': one pass tells a repeated

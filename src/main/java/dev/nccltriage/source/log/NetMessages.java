@@ -132,7 +132,8 @@ final class NetMessages {
   }
 
 
-  boolean parse(ProcessState p, String msg, int route) {
+  /** {@code text}: the slot of msg in {@link MessageTexts}, or below 0. */
+  boolean parse(ProcessState p, String msg, int route, int text) {
     p.initSeen |= (route & NET_INIT) != 0;
     if ((route & NET_IB) != 0) {
       p.ibLogged = true;
@@ -229,7 +230,7 @@ final class NetMessages {
         return true;
       }
       default -> {
-        return errors.parse(p, msg);
+        return errors.parse(p, msg, text);
       }
     }
   }

@@ -57,7 +57,9 @@ final class NetTexts {
    * prints the same line, once per process (thousands in an elastic job's log): remembered by text.
    */
   IbUsing ibUsing(String msg) {
-    if (!msg.startsWith("NET/IB")) {
+    // IB_USING's start, "NET/IB : Using" or "NET/IB: Using": other NET/IB texts (a failing job's
+    // errors, each naming a new peer) are not remembered
+    if (!msg.startsWith("NET/IB") || !msg.startsWith(" : Using", 6) && !msg.startsWith(": Using", 6)) {
       return null;
     }
     IbUsing u = ibUsingSeen.get(msg);

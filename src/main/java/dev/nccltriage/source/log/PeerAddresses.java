@@ -1,5 +1,6 @@
 package dev.nccltriage.source.log;
 
+import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 
 /**
@@ -24,18 +25,21 @@ final class PeerAddresses {
     if (dot < 0) {
       return msg;
     }
+    // scanned as Latin-1 bytes, one per char (a copy, not a decode: what C1 does fastest); a char
+    // above 0xFF becomes '?', which no test below accepts, and the text is copied from msg itself
+    byte[] s = msg.getBytes(StandardCharsets.ISO_8859_1);
     StringBuilder out = null;
     int copied = 0;
-    int n = msg.length();
+    int n = s.length;
     for (int i = Math.max(0, dot - 3); i < n; i++) {
-      if (!isDigit(msg.charAt(i)) || i > 0 && (isDigit(msg.charAt(i - 1)) || msg.charAt(i - 1) == '.')) {
+      if (!isDigit(s[i]) || i > 0 && (isDigit(s[i - 1]) || s[i - 1] == '.')) {
         continue;
       }
-      int end = quadEnd(msg, i);
+      int end = quadEnd(s, i, n);
       if (end < 0) {
         continue;
       }
-      int portEnd = portEnd(msg, end);
+      int portEnd = portEnd(s, end, n);
       if (out == null) {
         out = new StringBuilder(n);
       }
@@ -50,39 +54,89 @@ final class PeerAddresses {
     return out == null ? msg : out.append(msg, copied, n).toString();
   }
 
+  /**
+   * {@link #masked} on the UTF-8 bytes b[from, to): the masked bytes written to {@code out} (at
+   * least to - from long, a mask is never longer than what it replaces), their length returned; -1
+   * when the text holds no address. Decoding them gives masked() of the decoded text: only ASCII
+   * runs are replaced, and no byte of a multi-byte character is ASCII.
+   */
+  static int maskInto(byte[] b, int from, int to, byte[] out) {
+    int dot = Bytes.indexOfByte(b, from, to, (byte) '.');
+    if (dot < 0) {
+      return -1;
+    }
+    int o = 0;
+    int copied = from;
+    for (int i = Math.max(from, dot - 3); i < to; i++) {
+      if (!isDigit(b[i]) || i > from && (isDigit(b[i - 1]) || b[i - 1] == '.')) {
+        continue;
+      }
+      int end = quadEnd(b, i, to);
+      if (end < 0) {
+        continue;
+      }
+      int portEnd = portEnd(b, end, to);
+      System.arraycopy(b, copied, out, o, i - copied);
+      o += i - copied;
+      o = put(out, o, MASK_BYTES);
+      if (portEnd > end) {
+        o = put(out, o, PORT_MASK_BYTES);
+        end = portEnd;
+      }
+      copied = end;
+      i = end - 1;
+    }
+    if (copied == from) {
+      return -1;
+    }
+    System.arraycopy(b, copied, out, o, to - copied);
+    return o + to - copied;
+  }
+
+  private static final byte[] MASK_BYTES = Bytes.ascii(MASK);
+  private static final byte[] PORT_MASK_BYTES = Bytes.ascii("<0>");
+
+  private static int put(byte[] out, int o, byte[] what) {
+    System.arraycopy(what, 0, out, o, what.length);
+    return o + what.length;
+  }
+
   /** End of "d.d.d.d" (1-3 digits each) starting at i, not followed by another digit or ".digit"; -1 if none. */
-  private static int quadEnd(String s, int i) {
+  private static int quadEnd(byte[] s, int i, int n) {
     int at = i;
     for (int part = 0; part < 4; part++) {
       if (part > 0) {
-        if (at >= s.length() || s.charAt(at) != '.') {
+        if (at >= n || s[at] != '.') {
           return -1;
         }
         at++;
       }
       int start = at;
-      while (at < s.length() && isDigit(s.charAt(at)) && at - start < 4) {
+      while (at < n && isDigit(s[at]) && at - start < 4) {
         at++;
       }
       if (at == start || at - start > 3) {
         return -1;
       }
     }
-    boolean longer = at < s.length() && (isDigit(s.charAt(at))
-        || s.charAt(at) == '.' && at + 1 < s.length() && isDigit(s.charAt(at + 1)));
+    boolean longer = at < n && (isDigit(s[at]) || s[at] == '.' && at + 1 < n && isDigit(s[at + 1]));
     return longer ? -1 : at;
   }
 
   /** End of "<digits>" at i, or i if there is none. */
-  private static int portEnd(String s, int i) {
-    if (i >= s.length() || s.charAt(i) != '<') {
+  private static int portEnd(byte[] s, int i, int n) {
+    if (i >= n || s[i] != '<') {
       return i;
     }
     int at = i + 1;
-    while (at < s.length() && isDigit(s.charAt(at))) {
+    while (at < n && isDigit(s[at])) {
       at++;
     }
-    return at > i + 1 && at < s.length() && s.charAt(at) == '>' ? at + 1 : i;
+    return at > i + 1 && at < n && s[at] == '>' ? at + 1 : i;
+  }
+
+  private static boolean isDigit(byte c) {
+    return c >= '0' && c <= '9';
   }
 
   private static boolean isDigit(char c) {
@@ -105,7 +159,7 @@ final class PeerAddresses {
   }
 
   /** Whether a text the outcome was read from shows in it (where an address could be). */
-  private static boolean quotesDigits(ErrorSignatures.Outcome o) {
+  static boolean quotesDigits(ErrorSignatures.Outcome o) {
     return hasDigit(o.detail()) || hasDigit(o.pluginLoaded());
   }
 

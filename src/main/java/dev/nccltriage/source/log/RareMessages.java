@@ -166,7 +166,7 @@ final class RareMessages {
       seen.route(slot, route);
     }
     if (NetMessages.isNet(route)) {
-      return net.parse(owner.p(proc), msg, route);
+      return net.parse(owner.p(proc), msg, route, slot);
     }
     switch (route) {
       case R_VERSION -> {

@@ -93,7 +93,7 @@ final class ValueCaps {
   }
 
   /** As {@link #keepFirst(Map, int, String)}, {@code cap} entries per {@code group}. */
-  <V> void keepFirst(Map<String, V> m, int cap, Function<V, Object> group, Function<V, EvidenceList> evidence,
+  <K, V> void keepFirst(Map<K, V> m, int cap, Function<V, Object> group, Function<V, EvidenceList> evidence,
       String what) {
     if (m.size() <= cap) {
       return;

@@ -119,6 +119,42 @@ class ErrorGuardsTest {
     assertThat(errors).as("messages with an error signature").isGreaterThan(100);
   }
 
+  /**
+   * A text MessageTexts keeps is looked up by its masked bytes: every shape, with new peers each
+   * time and alone, counts the same errors as the text classified on its own.
+   */
+  @Test
+  void aKeptTextCountsAsItsOwnClassification() {
+    List<String> messages = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      for (String m : SHAPES) {
+        messages.add(m.replaceAll("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", "10.7." + round + ".9"));
+      }
+    }
+    messages.add("Call to ibv_modify_qp failed with error peer 10.1.2.3<4> unreachable");
+    messages.add("Call to ibv_modify_qp failed with error peer 10.1.2.4<5> unreachable");
+    LogAccumulator kept = new LogAccumulator();
+    LogAccumulator own = new LogAccumulator();
+    EvidenceSlot slot = new EvidenceSlot();
+    slot.buf = new byte[0];
+    MessageTexts texts = new MessageTexts();
+    ErrorMessages viaSlot = new ErrorMessages(kept, slot, texts);
+    ProcessState pk = kept.processes.get(null, -1, -1, -1, false);
+    ProcessState po = own.processes.get(null, -1, -1, -1, false);
+    for (String m : messages) {
+      byte[] b = m.getBytes(StandardCharsets.UTF_8);
+      int text = texts.find(b, 0, b.length);
+      // a new ErrorMessages each time: nothing remembered, the text classified as it is
+      boolean alone = new ErrorMessages(own, slot, new MessageTexts()).parse(po, m);
+      assertThat(viaSlot.parse(pk, texts.text(text), text)).as(m).isEqualTo(alone);
+      assertThat(viaSlot.isRecoverable(texts.text(text), text)).as(m).isEqualTo(ErrorMessages.recoverable(m, false));
+    }
+    assertThat(kept.errorLines).isEqualTo(own.errorLines).isGreaterThan(50);
+    assertThat(kept.errors.values().stream().map(e -> e.kind + "/" + e.detail + "/" + e.status + "/" + e.evidence.count()))
+        .containsExactlyElementsOf(own.errors.values().stream()
+            .map(e -> e.kind + "/" + e.detail + "/" + e.status + "/" + e.evidence.count()).toList());
+  }
+
   @Test
   void aRememberedTextCountsLikeTheFirstTime() {
     LogAccumulator acc = new LogAccumulator();

@@ -52,6 +52,28 @@ class PeerAddressesTest {
     assertThat(asked.toString()).isEqualTo("[socketStartConnect: Connect to 0.0.0.0<0> failed : Connection refused]");
   }
 
+  /** The bytes' mask is the text's: every case above, with and without characters beyond ASCII around it. */
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "Connect to 10.4.7.21<43117> failed : Connection refused",
+    "Net : Connection closed by remote peer 10.124.150.173<37857>",
+    "from 10.0.0.1 to 10.0.0.2<7>", "peer 1.2.3.4<>", "10.1.2.3<99>", "ib0:10.9.8.7<0>x",
+    "é10.1.2.3<4>ü 1.2.3.4", "Gerät 10.0.0.1<1> → 10.0.0.2<2> ✓", "10.0.0.1\u00a0<5>",
+    "NCCL version 2.18.1+cuda12.1", "1.2.3.4.5 is no address", "1234.1.2.3 neither", "1.2.3.4567 neither",
+    "no dot at all", "transport/net_ib.cc:1302 -> 6", "fe80::1%eth0<4444>", ".", "1.2.3.", "9.9.9.9"
+  })
+  void masksOfBytesAreMasksOfTheText(String msg) {
+    byte[] b = ("xx" + msg + "yy").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] out = new byte[b.length];
+    int n = PeerAddresses.maskInto(b, 2, b.length - 2, out);
+    String masked = PeerAddresses.masked(msg);
+    if (masked == msg) {
+      assertThat(n).isEqualTo(-1);
+    } else {
+      assertThat(new String(out, 0, n, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(masked);
+    }
+  }
+
   /** PeerAddresses.lookUp with the plain classification, noting each text it was asked, "[..]". */
   private static ErrorSignatures.Outcome lookUp(String msg, StringBuilder asked) {
     return PeerAddresses.lookUp(msg, m -> {
