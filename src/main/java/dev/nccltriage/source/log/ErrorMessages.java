@@ -49,10 +49,6 @@ final class ErrorMessages {
   // by the text as printed (its String is the slot's, hashed once), then by the text with its peer
   // addresses masked (PeerAddresses), so that a connect error to a new peer is no new classification
   private final TextMemo<Known> byMasked = new TextMemo<>(MEMO, msg -> new Known(ErrorSignatures.classify(msg)));
-  // the same for a text MessageTexts keeps, by its masked bytes: no String is made or hashed for
-  // a text whose masked form was seen (a failing job's errors, each to a new peer)
-  private final MessageTexts maskedTexts = new MessageTexts();
-  private byte[] maskBuf = new byte[MessageTexts.MAX_TEXT];
   private final TextMemo<Known> outcomes =
       new TextMemo<>(MEMO, msg -> PeerAddresses.lookUp(msg, byMasked::get, k -> k.outcome));
   private String lastText;
@@ -102,20 +98,15 @@ final class ErrorMessages {
    * the answer from then on).
    */
   private Known keptKnown(String msg, int text) {
-    int n = texts.length(text);
-    if (maskBuf.length < n) {
-      maskBuf = new byte[n];
-    }
-    int m = PeerAddresses.maskInto(texts.pool(), texts.offset(text), texts.offset(text) + n, maskBuf);
-    if (m < 0) {
+    int masked = texts.masked(text);
+    if (masked < 0) {
       return new Known(ErrorSignatures.classify(msg));
     }
-    int masked = maskedTexts.find(maskBuf, 0, m);
-    Known known = (Known) maskedTexts.meaning(masked);
+    MessageTexts masks = texts.masks();
+    Known known = (Known) masks.meaning(masked);
     if (known == null) {
-      known = masked >= 0 ? new Known(ErrorSignatures.classify(maskedTexts.text(masked)))
-          : byMasked.get(Bytes.text(maskBuf, 0, m));
-      maskedTexts.meaning(masked, known);
+      known = new Known(ErrorSignatures.classify(masks.text(masked)));
+      masks.meaning(masked, known);
     }
     return PeerAddresses.quotesDigits(known.outcome) ? new Known(ErrorSignatures.classify(msg)) : known;
   }

@@ -50,6 +50,10 @@ final class MessageTexts {
   private int used;
   private byte[] pool = new byte[64 << 10];
   private int poolEnd;
+  private MessageTexts masks;
+  private byte[] maskBuf = new byte[0];
+  private int maskedOf = -1; // the slot masked() answered last, and its answer
+  private int maskedSlot;
   // the last text not kept, for text(NONE): decoded only if asked for, while its line is current
   private byte[] uncachedBuf;
   private int uncachedFrom;
@@ -116,17 +120,36 @@ final class MessageTexts {
     return t;
   }
 
-  /** The bytes of kept texts: slot's text is {@code pool()[offset(slot), offset(slot) + length(slot))}. */
-  byte[] pool() {
-    return pool;
+  /**
+   * The slot in {@link #masks()} of the slot's text with its peer addresses masked
+   * ({@link PeerAddresses#maskInto}), added if new; {@link #NONE} when it holds none (or is not
+   * kept). A failing job's errors each name a new peer: their masked texts repeat, and what is a
+   * function of the text alone and the same for any peer (the route, an error's meaning) is
+   * remembered there. Valid until the next text is added here.
+   */
+  int masked(int slot) {
+    if (slot < 0) {
+      return NONE;
+    }
+    if (slot != maskedOf) {
+      int n = length(entries[slot]);
+      int off = (int) (entries[slot] & OFFSET_MASK);
+      if (maskBuf.length < n) {
+        maskBuf = new byte[n];
+      }
+      int m = PeerAddresses.maskInto(pool, off, off + n, maskBuf);
+      maskedSlot = m < 0 ? NONE : masks().find(maskBuf, 0, m);
+      maskedOf = slot;
+    }
+    return maskedSlot;
   }
 
-  int offset(int slot) {
-    return (int) (entries[slot] & OFFSET_MASK);
-  }
-
-  int length(int slot) {
-    return length(entries[slot]);
+  /** The masked texts ({@link #masked}): made on first use. */
+  MessageTexts masks() {
+    if (masks == null) {
+      masks = new MessageTexts();
+    }
+    return masks;
   }
 
   private static int length(long entry) {
@@ -187,6 +210,7 @@ final class MessageTexts {
       }
       return find(b, from, from + n);
     }
+    maskedOf = -1;
     System.arraycopy(b, from, pool, poolEnd, n);
     entries[i] = tag(h) | (long) flags << FLAGS_SHIFT | (long) n << LENGTH_SHIFT | poolEnd;
     hashes[i] = h;
@@ -239,6 +263,7 @@ final class MessageTexts {
   }
 
   private void clear() {
+    maskedOf = -1;
     Arrays.fill(entries, 0);
     Arrays.fill(texts, null);
     Arrays.fill(meanings, null);

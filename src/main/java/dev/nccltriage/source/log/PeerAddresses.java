@@ -61,18 +61,18 @@ final class PeerAddresses {
    * runs are replaced, and no byte of a multi-byte character is ASCII.
    */
   static int maskInto(byte[] b, int from, int to, byte[] out) {
-    int dot = Bytes.indexOfByte(b, from, to, (byte) '.');
-    if (dot < 0) {
-      return -1;
-    }
+    // an address's first part is the 1-3 digits before a dot: only dots are looked for (by words),
+    // and the digits before each; masked() tries every digit, to the same effect
     int o = 0;
     int copied = from;
-    for (int i = Math.max(from, dot - 3); i < to; i++) {
-      if (!isDigit(b[i]) || i > from && (isDigit(b[i - 1]) || b[i - 1] == '.')) {
-        continue;
+    for (int dot = Bytes.indexOfByte(b, from, to, (byte) '.'); dot >= 0; ) {
+      int i = dot;
+      while (i > from && dot - i < 3 && isDigit(b[i - 1])) {
+        i--;
       }
-      int end = quadEnd(b, i, to);
+      int end = i < dot && !(i > from && (isDigit(b[i - 1]) || b[i - 1] == '.')) ? quadEnd(b, i, to) : -1;
       if (end < 0) {
+        dot = Bytes.indexOfByte(b, dot + 1, to, (byte) '.');
         continue;
       }
       int portEnd = portEnd(b, end, to);
@@ -84,7 +84,7 @@ final class PeerAddresses {
         end = portEnd;
       }
       copied = end;
-      i = end - 1;
+      dot = Bytes.indexOfByte(b, end, to, (byte) '.');
     }
     if (copied == from) {
       return -1;

@@ -162,7 +162,16 @@ final class RareMessages {
     decodedTo = to;
     int route = seen.route(slot);
     if (route == 0) {
-      route = route(msg);
+      // a text with a peer address has its masked text's route: the tests that decide a route read
+      // words, and digits only as \\d+ (an address masked is still one)
+      int masked = seen.masked(slot);
+      route = masked >= 0 ? seen.masks().route(masked) : 0;
+      if (route == 0) {
+        route = route(msg);
+        if (masked >= 0) {
+          seen.masks().route(masked, route);
+        }
+      }
       seen.route(slot, route);
     }
     if (NetMessages.isNet(route)) {

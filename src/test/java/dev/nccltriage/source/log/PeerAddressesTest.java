@@ -60,7 +60,8 @@ class PeerAddressesTest {
     "from 10.0.0.1 to 10.0.0.2<7>", "peer 1.2.3.4<>", "10.1.2.3<99>", "ib0:10.9.8.7<0>x",
     "é10.1.2.3<4>ü 1.2.3.4", "Gerät 10.0.0.1<1> → 10.0.0.2<2> ✓", "10.0.0.1\u00a0<5>",
     "NCCL version 2.18.1+cuda12.1", "1.2.3.4.5 is no address", "1234.1.2.3 neither", "1.2.3.4567 neither",
-    "no dot at all", "transport/net_ib.cc:1302 -> 6", "fe80::1%eth0<4444>", ".", "1.2.3.", "9.9.9.9"
+    "no dot at all", "transport/net_ib.cc:1302 -> 6", "fe80::1%eth0<4444>", ".", "1.2.3.", "9.9.9.9",
+    "1.2.3.4.x", "1.2.3.4<5>6.7.8.9", "1234.5.6.7.8", "..1.2.3.4..", "x1.2.3.4", "1.2.3.4<56"
   })
   void masksOfBytesAreMasksOfTheText(String msg) {
     byte[] b = ("xx" + msg + "yy").getBytes(java.nio.charset.StandardCharsets.UTF_8);
