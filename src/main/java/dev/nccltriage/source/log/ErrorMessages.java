@@ -72,21 +72,30 @@ final class ErrorMessages {
   }
 
   /**
-   * The entry of a text. A WARN line asks up to three times (its family, its signature, whether it
-   * is recoverable) with the one String: the last entry is checked by identity first. A text kept
-   * in {@link MessageTexts} ({@code text} its slot, else below 0) holds its entry there.
+   * The entry of a text kept in {@link MessageTexts} at slot {@code text} (held there once found),
+   * else ({@link MessageTexts#NONE}) of the text not kept. A WARN line asks up to three times (its
+   * family, its signature, whether it is recoverable).
    */
-  private Known known(String msg, int text) {
-    if (msg == lastText) {
-      return lastKnown;
+  private Known known(int text) {
+    if (text < 0) {
+      return known(texts.text(text));
     }
     Known known = (Known) texts.meaning(text);
     if (known == null) {
-      // a text MessageTexts keeps is remembered there: a new one (a failing job's errors name new
-      // peers) is not hashed and kept a second time by its String
-      known = text >= 0 ? keptKnown(msg, text) : outcomes.get(msg);
+      // a new text (a failing job's errors name new peers) is not hashed and kept a second time
+      // by its String, and is decoded only if its masked text's answer does not serve
+      known = keptKnown(text);
       texts.meaning(text, known);
     }
+    return known;
+  }
+
+  /** The entry of a text not kept in MessageTexts: the last one is checked by identity first. */
+  private Known known(String msg) {
+    if (msg == lastText) {
+      return lastKnown;
+    }
+    Known known = outcomes.get(msg);
     lastText = msg;
     lastKnown = known;
     return known;
@@ -97,10 +106,10 @@ final class ErrorMessages {
    * answers, asked of its masked bytes. A text without an address is classified (its slot holds
    * the answer from then on).
    */
-  private Known keptKnown(String msg, int text) {
+  private Known keptKnown(int text) {
     int masked = texts.masked(text);
     if (masked < 0) {
-      return new Known(ErrorSignatures.classify(msg));
+      return new Known(ErrorSignatures.classify(texts.text(text)));
     }
     MessageTexts masks = texts.masks();
     Known known = (Known) masks.meaning(masked);
@@ -108,17 +117,20 @@ final class ErrorMessages {
       known = new Known(ErrorSignatures.classify(masks.text(masked)));
       masks.meaning(masked, known);
     }
-    return PeerAddresses.quotesDigits(known.outcome) ? new Known(ErrorSignatures.classify(msg)) : known;
+    return PeerAddresses.quotesDigits(known.outcome) ? new Known(ErrorSignatures.classify(texts.text(text))) : known;
   }
 
   /** Error signatures; also the catch-all for NET/IB and NET/Socket lines no other shape claimed. */
   boolean parse(ProcessState p, String msg) {
-    return parse(p, msg, MessageTexts.NONE);
+    return parse(p, known(msg));
   }
 
-  /** {@code text}: the slot of {@code msg} in {@link MessageTexts}, or below 0. */
-  boolean parse(ProcessState p, String msg, int text) {
-    Known known = known(msg, text);
+  /** As {@link #parse(ProcessState, String)}, for the text at {@code text} in {@link MessageTexts} (or NONE). */
+  boolean parse(ProcessState p, int text) {
+    return parse(p, known(text));
+  }
+
+  private boolean parse(ProcessState p, Known known) {
     ErrorSignatures.Outcome o = known.outcome;
     if (o.failure()) {
       slot.record(acc.failures);
@@ -144,13 +156,14 @@ final class ErrorMessages {
 
 
   /**
-   * Whether a WARN message is one NCCL goes on after (an init probe, a routine async event). Every
-   * rank of a failing job prints the same WARN: remembered by text (bounded).
+   * Whether the WARN text at {@code text} in {@link MessageTexts} (or NONE) is one NCCL goes on
+   * after (an init probe, a routine async event). Every rank of a failing job prints the same
+   * WARN: remembered with its entry.
    */
-  boolean isRecoverable(String msg, int text) {
-    Known known = known(msg, text);
+  boolean isRecoverable(int text) {
+    Known known = known(text);
     if (known.recoverable == null) {
-      known.recoverable = recoverable(msg, true);
+      known.recoverable = recoverable(texts.text(text), true);
     }
     return known.recoverable;
   }

@@ -132,12 +132,16 @@ final class NetMessages {
   }
 
 
-  /** {@code text}: the slot of msg in {@link MessageTexts}, or below 0. */
-  boolean parse(ProcessState p, String msg, int route, int text) {
+  /** The NET text at {@code text} in {@code seen} ({@link MessageTexts#NONE}: not kept), of this route. */
+  boolean parse(ProcessState p, MessageTexts seen, int text, int route) {
     p.initSeen |= (route & NET_INIT) != 0;
     if ((route & NET_IB) != 0) {
       p.ibLogged = true;
     }
+    if ((route & ROUTE) == N_ERROR) {
+      return errors.parse(p, text); // decoded only if its meaning is not known yet
+    }
+    String msg = seen.text(text);
     Matcher m;
     switch (route & ROUTE) {
       case N_OFI -> {
@@ -230,7 +234,7 @@ final class NetMessages {
         return true;
       }
       default -> {
-        return errors.parse(p, msg, text);
+        return errors.parse(p, msg);
       }
     }
   }

@@ -24,7 +24,7 @@ final class RareMessages {
   private final GdrMessages gdrLines;
   private final EnvLines env;
   private final NetMessages net;
-  private String decoded; // the message parse() decoded last, at [decodedFrom, decodedTo)
+  private boolean parsed; // parse() looked up the text at [decodedFrom, decodedTo): its slot
   private int decodedFrom;
   private int decodedTo;
   private int decodedSlot;
@@ -84,15 +84,14 @@ final class RareMessages {
   void warn(ProcessState p, byte[] b, int from, int to, boolean known, int text) {
     slot.record(acc.warnings);
     p.wrongLine = true;
-    // the text parse() decoded for this line, if it did: one String (and one hash) per line
-    boolean same = decoded != null && decodedFrom == from && decodedTo == to;
+    // the text parse() looked up for this line, if it did: one hash per line
+    boolean same = parsed && decodedFrom == from && decodedTo == to;
     int s = same ? decodedSlot : seen.slot(text, b, from, to);
-    String msg = same ? decoded : seen.text(s);
-    decoded = null;
-    if (!known && !msg.isEmpty()) {
-      errors.parse(p, msg, s); // a WARN's error signature may start with anything ("socketStartConnect: ...")
+    parsed = false;
+    if (!known && to > from) {
+      errors.parse(p, s); // a WARN's error signature may start with anything ("socketStartConnect: ...")
     }
-    if (!errors.isRecoverable(msg, s)) {
+    if (!errors.isRecoverable(s)) {
       slot.record(acc.failures);
     }
   }
@@ -137,7 +136,7 @@ final class RareMessages {
 
   /** Drops the text parse() kept: a new line begins (the reader reuses its buffer). */
   void newLine() {
-    decoded = null;
+    parsed = false;
   }
 
   // The family of a text, decided once per distinct text (a function of the text alone) and
@@ -155,8 +154,7 @@ final class RareMessages {
   /** {@code text}: the slot of b[from, to) in {@link MessageTexts}, or below {@link MessageTexts#NONE} if not looked up. */
   boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner, int text) {
     int slot = seen.slot(text, b, from, to);
-    String msg = seen.text(slot);
-    decoded = msg;
+    parsed = true;
     decodedSlot = slot;
     decodedFrom = from;
     decodedTo = to;
@@ -167,7 +165,7 @@ final class RareMessages {
       int masked = seen.masked(slot);
       route = masked >= 0 ? seen.masks().route(masked) : 0;
       if (route == 0) {
-        route = route(msg);
+        route = route(seen.text(slot));
         if (masked >= 0) {
           seen.masks().route(masked, route);
         }
@@ -175,8 +173,13 @@ final class RareMessages {
       seen.route(slot, route);
     }
     if (NetMessages.isNet(route)) {
-      return net.parse(owner.p(proc), msg, route, slot);
+      return net.parse(owner.p(proc), seen, slot, route);
     }
+    if (route == R_ERROR || route == R_BOOTSTRAP_ERROR) {
+      // the text itself is decoded only if its meaning is not known yet (a new peer's error is not)
+      return errors.parse(owner.p(proc), slot);
+    }
+    String msg = seen.text(slot);
     switch (route) {
       case R_VERSION -> {
         version(owner.p(proc), msg);
@@ -217,7 +220,7 @@ final class RareMessages {
         return true;
       }
       default -> {
-        return errors.parse(owner.p(proc), msg, slot); // R_ERROR, R_BOOTSTRAP_ERROR
+        return false; // no route has no family
       }
     }
   }

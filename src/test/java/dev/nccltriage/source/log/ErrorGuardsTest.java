@@ -146,8 +146,8 @@ class ErrorGuardsTest {
       int text = texts.find(b, 0, b.length);
       // a new ErrorMessages each time: nothing remembered, the text classified as it is
       boolean alone = new ErrorMessages(own, slot, new MessageTexts()).parse(po, m);
-      assertThat(viaSlot.parse(pk, texts.text(text), text)).as(m).isEqualTo(alone);
-      assertThat(viaSlot.isRecoverable(texts.text(text), text)).as(m).isEqualTo(ErrorMessages.recoverable(m, false));
+      assertThat(viaSlot.parse(pk, text)).as(m).isEqualTo(alone);
+      assertThat(viaSlot.isRecoverable(text)).as(m).isEqualTo(ErrorMessages.recoverable(m, false));
     }
     assertThat(kept.errorLines).isEqualTo(own.errorLines).isGreaterThan(50);
     assertThat(kept.errors.values().stream().map(e -> e.kind + "/" + e.detail + "/" + e.status + "/" + e.evidence.count()))
