@@ -173,8 +173,26 @@ final class ErrorMessages {
     if (!guarded) {
       return RECOVERABLE.matcher(msg).find();
     }
-    return startsRecoverably(msg) && RECOVERABLE_START.matcher(msg).lookingAt()
-        || msg.contains("sync event") && ROUTINE_ASYNC_EVENT.matcher(msg).find();
+    return startsRecoverably(msg) && RECOVERABLE_START.matcher(msg).lookingAt() || routineAsyncEvent(msg);
+  }
+
+  /**
+   * Whether ROUTINE_ASYNC_EVENT matches anywhere: tried only where a branch can start, "[Aa]sync
+   * event" one character before a "sync event", "non-fatal async event" eleven before it.
+   */
+  private static boolean routineAsyncEvent(String msg) {
+    Matcher m = null;
+    for (int a = msg.indexOf("sync event"); a >= 0; a = msg.indexOf("sync event", a + 1)) {
+      for (int lead : new int[] {1, "non-fatal a".length()}) {
+        if (a - lead >= 0) {
+          m = m == null ? ROUTINE_ASYNC_EVENT.matcher(msg) : m;
+          if (m.region(a - lead, msg.length()).lookingAt()) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** A test every text {@link #RECOVERABLE_START} matches passes: one of its literal starts. */

@@ -76,8 +76,9 @@ final class ErrorSignatures {
   /** {@code guarded} false runs every expression (tests check that the guards change nothing). */
   static Outcome classify(String msg, boolean guarded) {
     boolean all = !guarded;
+    int has = guarded ? GuardWords.of(msg) : -1;
     Matcher m;
-    if ((all || msg.contains("Call to ibv_")) && (m = VERBS.matcher(msg)).find()) {
+    if ((has & GuardWords.CALL_TO_IBV) != 0 && (m = VERBS.matcher(msg)).find()) {
       String verb = m.group(1);
       ErrorKind kind =
           switch (verb) {
@@ -95,20 +96,20 @@ final class ErrorSignatures {
       return Outcome.error(kind, detail, null);
     }
     boolean ib = msg.startsWith("NET/IB");
-    if ((all || ib && msg.contains("Unable to")) && (m = IB_UNABLE.matcher(msg)).lookingAt()) {
+    if ((all || ib && (has & GuardWords.UNABLE_TO) != 0) && (m = IB_UNABLE.matcher(msg)).lookingAt()) {
       return Outcome.error(ErrorKind.IB_DEVICE_UNUSABLE, m.group(1), null);
     }
-    if (msg.contains("No IP interface found")) {
+    if ((all ? msg.contains("No IP interface found") : (has & GuardWords.NO_IP_INTERFACE) != 0)) {
       return Outcome.error(ErrorKind.IB_NO_IP_INTERFACE, null, null);
     }
-    if ((all || msg.contains("Got completion ")) && (m = all ? found(COMPLETION.matcher(msg)) : completionAt(msg)) != null) {
+    if ((has & GuardWords.GOT_COMPLETION) != 0 && (m = all ? found(COMPLETION.matcher(msg)) : completionAt(msg)) != null) {
       String st = m.group(2) != null ? m.group(2) : m.group(3);
       return Outcome.error(ErrorKind.COMPLETION, null, Bytes.intOrNull(st));
     }
-    if ((all || msg.contains("async ")) && (m = ASYNC.matcher(msg)).find()) {
+    if ((has & GuardWords.ASYNC) != 0 && (m = all ? found(ASYNC.matcher(msg)) : asyncAt(msg)) != null) {
       return Outcome.error(ErrorKind.ASYNC_EVENT, m.group(1).strip(), null);
     }
-    if ((all || containsGid(msg)) && hasGidFailure(msg)) {
+    if ((has & GuardWords.GID) != 0 && hasGidFailure(msg)) {
       return Outcome.error(ErrorKind.GID, null, null);
     }
     if ((all || (msg.startsWith("Failed to open ") || msg.startsWith("Count not open "))) && (m = LIBIBVERBS.matcher(msg)).lookingAt()) {
@@ -135,7 +136,7 @@ final class ErrorSignatures {
     if ((all || msg.startsWith("Error: network ")) && (m = NET_NOT_FOUND.matcher(msg)).lookingAt()) {
       return Outcome.error(ErrorKind.NET_NOT_FOUND, m.group(1), null);
     }
-    if ((all || msg.contains("interface found")) && NO_SOCKET_IF.matcher(msg).find()) {
+    if ((has & GuardWords.INTERFACE_FOUND) != 0 && NO_SOCKET_IF.matcher(msg).find()) {
       return Outcome.error(ErrorKind.SOCKET_NO_INTERFACE, null, null);
     }
     if ((all || plugin || msg.startsWith("Successfully loaded external") || msg.startsWith("P2P plugin"))
@@ -143,20 +144,20 @@ final class ErrorSignatures {
       String name = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
       return new Outcome(null, null, null, name, false, false, false, -1, true);
     }
-    if ((all || msg.contains(" -> ")) && (m = BACKTRACE.matcher(msg)).lookingAt()) {
+    if ((has & GuardWords.ARROW) != 0 && (m = BACKTRACE.matcher(msg)).lookingAt()) {
       Integer result = Bytes.intOrNull(m.group(2));
       if (result == null || result == 0 || result == 7) {
         return Outcome.KNOWN; // 0 success, 7 ncclInProgress (non-blocking init): no failure
       }
       return new Outcome(ErrorKind.SYSTEM_ERROR, "ncclResult " + result, null, null, false, false, true, -1, true);
     }
-    boolean connect = msg.contains("onnect");
+    boolean connect = (has & GuardWords.ONNECT) != 0;
     if ((all || connect) && (m = all ? found(CONNECT.matcher(msg)) : connectAt(msg)) != null) {
       String detail = m.group(2) != null ? m.group(2).strip()
           : m.group(3) != null ? "proxy connect to rank " + m.group(3) : m.group(1) != null ? null : "proxy connect";
       return Outcome.error(ErrorKind.CONNECT, detail, null);
     }
-    if (all || connect || msg.contains("remote process exited")) {
+    if (all || connect || (has & GuardWords.REMOTE_EXITED) != 0) {
       String remote = all ? groupOrNull(found(REMOTE.matcher(msg))) : remoteIn(msg);
       if (remote != null) {
         return Outcome.error(ErrorKind.REMOTE_ERROR, remote, null);
@@ -197,6 +198,35 @@ final class ErrorSignatures {
     }
     return null;
   }
+
+  /**
+   * ASYNC's leftmost match (what find() gives), tried only where a branch can start: "Got async"
+   * 4 characters before an "async ", "async fatal" at it, "Got non-fatal async" 14 before it.
+   */
+  private static Matcher asyncAt(String msg) {
+    int[] starts = new int[8];
+    int n = 0;
+    for (int a = msg.indexOf("async "); a >= 0; a = msg.indexOf("async ", a + 1)) {
+      for (int lead : ASYNC_LEADS) {
+        if (a - lead >= 0) {
+          if (n == starts.length) {
+            starts = java.util.Arrays.copyOf(starts, 2 * n);
+          }
+          starts[n++] = a - lead;
+        }
+      }
+    }
+    java.util.Arrays.sort(starts, 0, n);
+    Matcher m = ASYNC.matcher(msg);
+    for (int i = 0; i < n; i++) {
+      if ((i == 0 || starts[i] != starts[i - 1]) && m.region(starts[i], msg.length()).lookingAt()) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  private static final int[] ASYNC_LEADS = {"Got non-fatal ".length(), "Got ".length(), 0};
 
   /** CONNECT's leftmost match (what find() gives), tried only where one of its branches' literals starts. */
   private static Matcher connectAt(String msg) {
@@ -282,16 +312,5 @@ final class ErrorSignatures {
     }
     Matcher before = FAILURE_BEFORE.matcher(msg).region(from, lastStart).useTransparentBounds(true);
     return before.find();
-  }
-
-  /** Whether "gid" occurs in any case: every text {@link #hasGidFailure} accepts holds it. */
-  private static boolean containsGid(String msg) {
-    for (int i = msg.length() - 3; i >= 0; i--) {
-      char c = msg.charAt(i);
-      if ((c | 0x20) == 'g' && (msg.charAt(i + 1) | 0x20) == 'i' && (msg.charAt(i + 2) | 0x20) == 'd') {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -4,25 +4,33 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 
 /**
- * IPv4 peer addresses in message texts ("Connect to 10.4.7.21<43117> failed", "Got completion from
- * peer 10.4.7.21<43117> with error 12"). A failing job prints such a line per peer and connection,
- * so nearly each one is a text never seen before; what it means does not depend on which peer it
- * names. {@link #lookUp} asks for the text with its addresses masked, so that one answer serves
- * them all, unless that answer quotes digits (a detail that may hold the address itself): then
- * the text's own answer is the one given.
+ * IPv4 peer addresses and pointers in message texts ("Connect to 10.4.7.21<43117> failed", "Got
+ * completion from peer 10.4.7.21<43117> with error 12", "async fatal event on QP (0x55d0c1a2b3c4)").
+ * A failing job prints such a line per peer, connection or queue pair, so nearly each one is a text
+ * never seen before; what it means does not depend on which peer or object it names. {@link #lookUp}
+ * asks for the text with them masked, so that one answer serves them all, unless that answer
+ * quotes digits (a detail that may hold the address itself): then the text's own answer is the one
+ * given.
  */
 final class PeerAddresses {
   static final String MASK = "0.0.0.0";
+  static final String PORT_MASK = "<0>";
+  static final String POINTER_MASK = "0x0";
+  private static final byte[] MASK_BYTES = Bytes.ascii(MASK);
+  private static final byte[] PORT_MASK_BYTES = Bytes.ascii(MASK + PORT_MASK);
+  private static final byte[] POINTER_MASK_BYTES = Bytes.ascii(POINTER_MASK);
+  /** Hex digits a pointer has at least ("0x" and four): fewer could be a number NCCL prints so. */
+  private static final int POINTER_DIGITS = 4;
 
   private PeerAddresses() {}
 
   /**
    * {@code msg} with each dotted-quad address (and its {@code <port>}) replaced by {@link #MASK}
-   * (and {@code <0>}); {@code msg} itself, the same object, when it holds none.
+   * (and {@link #PORT_MASK}) and each pointer ({@code 0x} and 4 or more hex digits, a word of its
+   * own) by {@link #POINTER_MASK}; {@code msg} itself, the same object, when it holds none.
    */
   static String masked(String msg) {
-    int dot = msg.indexOf('.');
-    if (dot < 0) {
+    if (msg.indexOf('.') < 0 && msg.indexOf("0x") < 0) {
       return msg;
     }
     // scanned as Latin-1 bytes, one per char (a copy, not a decode: what C1 does fastest); a char
@@ -30,61 +38,33 @@ final class PeerAddresses {
     byte[] s = msg.getBytes(StandardCharsets.ISO_8859_1);
     StringBuilder out = null;
     int copied = 0;
-    int n = s.length;
-    for (int i = Math.max(0, dot - 3); i < n; i++) {
-      if (!isDigit(s[i]) || i > 0 && (isDigit(s[i - 1]) || s[i - 1] == '.')) {
-        continue;
-      }
-      int end = quadEnd(s, i, n);
-      if (end < 0) {
-        continue;
-      }
-      int portEnd = portEnd(s, end, n);
+    for (long t = next(s, 0, 0, s.length); t >= 0; t = next(s, 0, end(t), s.length)) {
       if (out == null) {
-        out = new StringBuilder(n);
+        out = new StringBuilder(s.length);
       }
-      out.append(msg, copied, i).append(MASK);
-      if (portEnd > end) {
-        out.append("<0>");
-        end = portEnd;
-      }
-      copied = end;
-      i = end - 1;
+      out.append(msg, copied, start(t)).append(new String(mask(t), StandardCharsets.ISO_8859_1));
+      copied = end(t);
     }
-    return out == null ? msg : out.append(msg, copied, n).toString();
+    return out == null ? msg : out.append(msg, copied, s.length).toString();
   }
 
   /**
    * {@link #masked} on the UTF-8 bytes b[from, to): the masked bytes written to {@code out} (at
    * least to - from long, a mask is never longer than what it replaces), their length returned; -1
-   * when the text holds no address. Decoding them gives masked() of the decoded text: only ASCII
-   * runs are replaced, and no byte of a multi-byte character is ASCII.
+   * when the text holds nothing to mask. Decoding them gives masked() of the decoded text: only
+   * ASCII runs are replaced, and no byte of a multi-byte character is ASCII.
    */
   static int maskInto(byte[] b, int from, int to, byte[] out) {
-    // an address's first part is the 1-3 digits before a dot: only dots are looked for (by words),
-    // and the digits before each; masked() tries every digit, to the same effect
     int o = 0;
     int copied = from;
-    for (int dot = Bytes.indexOfByte(b, from, to, (byte) '.'); dot >= 0; ) {
-      int i = dot;
-      while (i > from && dot - i < 3 && isDigit(b[i - 1])) {
-        i--;
-      }
-      int end = i < dot && !(i > from && (isDigit(b[i - 1]) || b[i - 1] == '.')) ? quadEnd(b, i, to) : -1;
-      if (end < 0) {
-        dot = Bytes.indexOfByte(b, dot + 1, to, (byte) '.');
-        continue;
-      }
-      int portEnd = portEnd(b, end, to);
-      System.arraycopy(b, copied, out, o, i - copied);
-      o += i - copied;
-      o = put(out, o, MASK_BYTES);
-      if (portEnd > end) {
-        o = put(out, o, PORT_MASK_BYTES);
-        end = portEnd;
-      }
-      copied = end;
-      dot = Bytes.indexOfByte(b, end, to, (byte) '.');
+    for (long t = next(b, from, from, to); t >= 0; t = next(b, from, end(t), to)) {
+      int start = start(t);
+      System.arraycopy(b, copied, out, o, start - copied);
+      o += start - copied;
+      byte[] mask = mask(t);
+      System.arraycopy(mask, 0, out, o, mask.length);
+      o += mask.length;
+      copied = end(t);
     }
     if (copied == from) {
       return -1;
@@ -93,12 +73,68 @@ final class PeerAddresses {
     return o + to - copied;
   }
 
-  private static final byte[] MASK_BYTES = Bytes.ascii(MASK);
-  private static final byte[] PORT_MASK_BYTES = Bytes.ascii("<0>");
+  // a token found: start in bits 0-29, a port after the address in bit 30, end in 31-61, a pointer
+  // in bit 62 (the sign bit stays clear: -1 is none); texts are far shorter than 2^30
+  private static final int ADDRESS = 0;
+  private static final int ADDRESS_PORT = 1;
+  private static final int POINTER = 2;
 
-  private static int put(byte[] out, int o, byte[] what) {
-    System.arraycopy(what, 0, out, o, what.length);
-    return o + what.length;
+  private static long token(int start, int end, int kind) {
+    return start | (long) end << 31 | (long) (kind == POINTER ? 1 : 0) << 62 | (long) (kind == ADDRESS_PORT ? 1 : 0) << 30;
+  }
+
+  private static int start(long t) {
+    return (int) (t & 0x3FFFFFFF);
+  }
+
+  private static int end(long t) {
+    return (int) (t >>> 31 & 0x7FFFFFFF);
+  }
+
+  private static byte[] mask(long t) {
+    return (t >>> 62 & 1) != 0 ? POINTER_MASK_BYTES : (t >>> 30 & 1) != 0 ? PORT_MASK_BYTES : MASK_BYTES;
+  }
+
+  /**
+   * The first address or pointer in s[at, to), the text starting at {@code textStart}; -1 if none.
+   * An address's first part is the 1-3 digits before a dot, a pointer's "0x" is before its 'x':
+   * only dots and x's are looked for (by words), and what stands around each is checked.
+   */
+  private static long next(byte[] s, int textStart, int at, int to) {
+    long address = -1;
+    for (int dot = Bytes.indexOfByte(s, at, to, (byte) '.'); dot >= 0 && address < 0; ) {
+      int i = dot;
+      while (i > at && dot - i < 3 && isDigit(s[i - 1])) {
+        i--;
+      }
+      int end = i < dot && (i == textStart || !isDigit(s[i - 1]) && s[i - 1] != '.') ? quadEnd(s, i, to) : -1;
+      if (end >= 0) {
+        int portEnd = portEnd(s, end, to);
+        address = portEnd > end ? token(i, portEnd, ADDRESS_PORT) : token(i, end, ADDRESS);
+      } else {
+        dot = Bytes.indexOfByte(s, dot + 1, to, (byte) '.');
+      }
+    }
+    int before = address < 0 ? to : start(address);
+    for (int x = Bytes.indexOfByte(s, at + 1, before, (byte) 'x'); x >= 0; x = Bytes.indexOfByte(s, x + 1, before, (byte) 'x')) {
+      int end = pointerEnd(s, textStart, x - 1, to);
+      if (end >= 0) {
+        return token(x - 1, end, POINTER);
+      }
+    }
+    return address;
+  }
+
+  /** End of a pointer "0x" + 4 or more hex digits at i, a word of its own; -1 if none is there. */
+  private static int pointerEnd(byte[] s, int textStart, int i, int to) {
+    if (s[i] != '0' || i > textStart && isWordByte(s[i - 1])) {
+      return -1;
+    }
+    int at = i + 2;
+    while (at < to && isHexDigit(s[at])) {
+      at++;
+    }
+    return at - i - 2 >= POINTER_DIGITS && (at == to || !isWordByte(s[at])) ? at : -1;
   }
 
   /** End of "d.d.d.d" (1-3 digits each) starting at i, not followed by another digit or ".digit"; -1 if none. */
@@ -139,13 +175,22 @@ final class PeerAddresses {
     return c >= '0' && c <= '9';
   }
 
+  private static boolean isHexDigit(byte c) {
+    return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
+  }
+
+  /** A letter, a digit or '_': what a word is made of (a pointer stands on its own). */
+  private static boolean isWordByte(byte c) {
+    return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
+  }
+
   private static boolean isDigit(char c) {
     return c >= '0' && c <= '9';
   }
 
   /**
    * The meaning of {@code msg} from {@code lookup} (the classification itself, or a memo of it),
-   * asked of the masked text first where msg holds an address.
+   * asked of the masked text first where msg holds an address or a pointer.
    */
   static <T> T lookUp(String msg, Function<String, T> lookup, Function<T, ErrorSignatures.Outcome> outcome) {
     String key = masked(msg);

@@ -76,7 +76,16 @@ class ErrorGuardsTest {
       "NET/OFI Request completed with error. RC: 5. Error: Input/output error",
       "NET/OFI aws-ofi-nccl initialization failed",
       "NET/OFI Initializing plugin failed",
-      "NET/OFI Selected Provider is efa (found 4 nics)");
+      "NET/OFI Selected Provider is efa (found 4 nics)",
+      // 2.23+ async events (spec 4.7), and where their searches start: overlapping, repeated
+      "NET/IB : mlx5_0:1 async fatal event on QP (0x55d0c1a2b3c4): IBV_EVENT_QP_FATAL",
+      "NET/IB : mlx5_0:1 async fatal event on CQ (0x7f00aa): IBV_EVENT_CQ_ERR",
+      "NET/IB : mlx5_0:1 Got async error event: local catastrophic error",
+      "NET/IB : mlx5_0:1 Got non-fatal async event: GID table change(18)",
+      "async async fatal event: x", "Got Got async event : y", "Got non-fatal async async event: z",
+      "non-fatal async event, then Async event and a GID table change",
+      "Got async error event on port 1 after async fatal event: QP fatal",
+      "sync event async event: nothing routine");
 
   @Test
   void guardsChangeNoAnswer() throws IOException {
@@ -120,15 +129,16 @@ class ErrorGuardsTest {
   }
 
   /**
-   * A text MessageTexts keeps is looked up by its masked bytes: every shape, with new peers each
-   * time and alone, counts the same errors as the text classified on its own.
+   * A text MessageTexts keeps is looked up by its masked bytes: every shape, with new peers and
+   * pointers each time and alone, counts the same errors as the text classified on its own.
    */
   @Test
   void aKeptTextCountsAsItsOwnClassification() {
     List<String> messages = new ArrayList<>();
     for (int round = 0; round < 3; round++) {
       for (String m : SHAPES) {
-        messages.add(m.replaceAll("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", "10.7." + round + ".9"));
+        messages.add(m.replaceAll("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", "10.7." + round + ".9")
+            .replaceAll("0x[0-9a-f]{4,}", "0x55d0c1" + round + "b3c4"));
       }
     }
     messages.add("Call to ibv_modify_qp failed with error peer 10.1.2.3<4> unreachable");
@@ -153,6 +163,35 @@ class ErrorGuardsTest {
     assertThat(kept.errors.values().stream().map(e -> e.kind + "/" + e.detail + "/" + e.status + "/" + e.evidence.count()))
         .containsExactlyElementsOf(own.errors.values().stream()
             .map(e -> e.kind + "/" + e.detail + "/" + e.status + "/" + e.evidence.count()).toList());
+  }
+
+  /** GuardWords' one pass finds what contains() finds, beyond ASCII too. */
+  @Test
+  void guardWordsAreWhatContainsFinds() throws IOException {
+    Set<String> messages = new LinkedHashSet<>(SHAPES);
+    for (Path log : realLogs()) {
+      messages.addAll(List.of(new String(Files.readAllBytes(log), StandardCharsets.UTF_8).split("\r?\n")));
+    }
+    messages.addAll(List.of("GiD", "g\u0130d", "\u0120id", "Gi", "onnec", "Ünable to Unable to", "x \u2192 -> 1",
+        "Call to ibv", "async", "\u00e1sync async ", "remote process exite"));
+    String[] words = {"Call to ibv_", "Unable to", "No IP interface found", "Got completion ", "async ", null,
+        "interface found", " -> ", "onnect", "remote process exited"};
+    for (String m : messages) {
+      int has = GuardWords.of(m);
+      for (int w = 0; w < words.length; w++) {
+        boolean expected = words[w] != null ? m.contains(words[w]) : hasGidInAnyCase(m);
+        assertThat((has & 1 << w) != 0).as("%s in %s", words[w], m).isEqualTo(expected);
+      }
+    }
+  }
+
+  private static boolean hasGidInAnyCase(String m) {
+    for (int i = 0; i + 3 <= m.length(); i++) {
+      if ((m.charAt(i) | 0x20) == 'g' && (m.charAt(i + 1) | 0x20) == 'i' && (m.charAt(i + 2) | 0x20) == 'd') {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Test

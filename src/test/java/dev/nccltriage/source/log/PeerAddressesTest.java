@@ -16,6 +16,9 @@ class PeerAddressesTest {
     "peer 1.2.3.4<> | peer 0.0.0.0<>",
     "10.1.2.3<99>| 0.0.0.0<0>",
     "ib0:10.9.8.7<0>x | ib0:0.0.0.0<0>x",
+    "async fatal event on QP (0x55d0c1a2b3c4): IBV_EVENT_QP_FATAL | async fatal event on QP (0x0): IBV_EVENT_QP_FATAL",
+    "comm 0x7f3a2c001230 from 10.0.0.1<5> | comm 0x0 from 0.0.0.0<0>",
+    "0xdeadbeef | 0x0",
   })
   void anAddressAndItsPortAreMasked(String msg, String masked) {
     assertThat(PeerAddresses.masked(msg)).isEqualTo(masked.strip());
@@ -30,6 +33,8 @@ class PeerAddressesTest {
     "no dot at all",
     "transport/net_ib.cc:1302 -> 6",
     "fe80::1%eth0<4444>", // IPv6 is left as it is
+    "opcode 0x12, flags 0x1ff", // fewer than four hex digits: a number, not a pointer
+    "id0x12345678 and 0x1234abcdz", // not words of their own
   })
   void aTextWithoutADottedQuadIsReturnedItself(String msg) {
     assertThat(PeerAddresses.masked(msg)).isSameAs(msg);
@@ -61,7 +66,8 @@ class PeerAddressesTest {
     "é10.1.2.3<4>ü 1.2.3.4", "Gerät 10.0.0.1<1> → 10.0.0.2<2> ✓", "10.0.0.1\u00a0<5>",
     "NCCL version 2.18.1+cuda12.1", "1.2.3.4.5 is no address", "1234.1.2.3 neither", "1.2.3.4567 neither",
     "no dot at all", "transport/net_ib.cc:1302 -> 6", "fe80::1%eth0<4444>", ".", "1.2.3.", "9.9.9.9",
-    "1.2.3.4.x", "1.2.3.4<5>6.7.8.9", "1234.5.6.7.8", "..1.2.3.4..", "x1.2.3.4", "1.2.3.4<56"
+    "1.2.3.4.x", "1.2.3.4<5>6.7.8.9", "1234.5.6.7.8", "..1.2.3.4..", "x1.2.3.4", "1.2.3.4<56",
+    "QP (0x55d0c1a2b3c4): x", "0xabc1.2.3.4 and 0xabcd1.2.3.4", "é0x1234ü", "0x1234", "x0x1234 0x", "1.2.3.4 0x12345"
   })
   void masksOfBytesAreMasksOfTheText(String msg) {
     byte[] b = ("xx" + msg + "yy").getBytes(java.nio.charset.StandardCharsets.UTF_8);
