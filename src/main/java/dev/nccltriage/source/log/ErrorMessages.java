@@ -19,16 +19,13 @@ final class ErrorMessages {
           + "|NET/OFI (?:OFI )?(?:fi_getinfo\\(\\) call failed|aws-ofi-nccl initialization failed|Initializing plugin failed"
           + "|Couldn't find any optimal provider|No eligible providers))"
           // IB async events that follow routine subnet changes: the job goes on (2.28.7+ says so)
-          + "|" + routineAsyncEvent());
-  // RECOVERABLE's branches that may match anywhere in a text, on their own: tried only where the
-  // text names an async event (a failing job's other WARN texts are each new, peers and numbers
-  // differ, and an unanchored alternation is tried at every offset of each)
-  private static final Pattern ROUTINE_ASYNC_EVENT = Pattern.compile(routineAsyncEvent());
-  // and its anchored branch, tried once at the start of a text
-  private static final Pattern RECOVERABLE_START =
-      Pattern.compile(RECOVERABLE.pattern().substring(0, RECOVERABLE.pattern().indexOf("|" + routineAsyncEvent())));
+          + "|" + routineAsyncEventPattern());
+  // RECOVERABLE's anchored branch, tried once at the start of a text; its other branches (which may
+  // match anywhere) are found by routineAsyncEvent without an expression
+  private static final Pattern RECOVERABLE_START = Pattern.compile(
+      RECOVERABLE.pattern().substring(0, RECOVERABLE.pattern().indexOf("|" + routineAsyncEventPattern())));
 
-  private static String routineAsyncEvent() {
+  private static String routineAsyncEventPattern() {
     return "(?:[Aa]sync event|non-fatal async event).*(?:GID table change|client reregistration|LID change|SM change"
         + "|P_?Key change|port active|PORT_ACTIVE|GID_CHANGE|CLIENT_REREGISTER|LID_CHANGE|SM_CHANGE|PKEY_CHANGE"
         + "|communication established|COMM_EST|last WQE reached|SRQ limit reached|path migrated)"
@@ -177,23 +174,54 @@ final class ErrorMessages {
   }
 
   /**
-   * Whether ROUTINE_ASYNC_EVENT matches anywhere: tried only where a branch can start, "[Aa]sync
-   * event" one character before a "sync event", "non-fatal async event" eleven before it.
+   * Whether RECOVERABLE's async-event branches match anywhere, without an expression: "non-fatal async event" anywhere,
+   * or in a line of the text (its '.' stops at line terminators) the first "[Aa]sync event"
+   * followed by a routine change. The expression's find() ran its ".*" to the end of the text from
+   * every "async event" (a hostile line of thousands took seconds).
    */
-  private static boolean routineAsyncEvent(String msg) {
-    Matcher m = null;
-    for (int a = msg.indexOf("sync event"); a >= 0; a = msg.indexOf("sync event", a + 1)) {
-      for (int lead : new int[] {1, "non-fatal a".length()}) {
-        if (a - lead >= 0) {
-          m = m == null ? ROUTINE_ASYNC_EVENT.matcher(msg) : m;
-          if (m.region(a - lead, msg.length()).lookingAt()) {
-            return true;
-          }
+  static boolean routineAsyncEvent(String msg) {
+    if (msg.contains("non-fatal async event")) {
+      return true;
+    }
+    int from = 0;
+    for (int i = 0; i <= msg.length(); i++) {
+      if (i == msg.length() || isLineTerminator(msg.charAt(i))) {
+        if (routineAfterFirstEvent(msg, from, i)) {
+          return true;
         }
+        from = i + 1;
       }
     }
     return false;
   }
+
+  private static boolean routineAfterFirstEvent(String msg, int from, int to) {
+    String line = msg.substring(from, to);
+    int a = line.indexOf("sync event");
+    while (a == 0 || a > 0 && line.charAt(a - 1) != 'a' && line.charAt(a - 1) != 'A') {
+      a = line.indexOf("sync event", a + 1);
+    }
+    if (a < 0) {
+      return false;
+    }
+    int after = a + "sync event".length();
+    for (String change : ROUTINE_CHANGES) {
+      if (line.indexOf(change, after) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isLineTerminator(char c) {
+    return c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029';
+  }
+
+  private static final String[] ROUTINE_CHANGES = {
+    "GID table change", "client reregistration", "LID change", "SM change", "PKey change", "P_Key change",
+    "port active", "PORT_ACTIVE", "GID_CHANGE", "CLIENT_REREGISTER", "LID_CHANGE", "SM_CHANGE", "PKEY_CHANGE",
+    "communication established", "COMM_EST", "last WQE reached", "SRQ limit reached", "path migrated"
+  };
 
   /** A test every text {@link #RECOVERABLE_START} matches passes: one of its literal starts. */
   private static boolean startsRecoverably(String msg) {

@@ -218,39 +218,62 @@ final class ErrorSignatures {
     }
     java.util.Arrays.sort(starts, 0, n);
     Matcher m = ASYNC.matcher(msg);
+    int colon = -1; // the first ':' at or after the candidate: ASYNC needs one within ASYNC_REACH
     for (int i = 0; i < n; i++) {
-      if ((i == 0 || starts[i] != starts[i - 1]) && m.region(starts[i], msg.length()).lookingAt()) {
+      int at = starts[i];
+      if (colon < at) {
+        colon = msg.indexOf(':', at);
+        if (colon < 0) {
+          return null;
+        }
+      }
+      if ((i == 0 || at != starts[i - 1]) && colon - at <= ASYNC_REACH && m.region(at, msg.length()).lookingAt()) {
         return m;
       }
     }
     return null;
   }
+
+  /** How far from its start ASYNC's colon can be: its longest branch, then [^:]{0,256}. */
+  private static final int ASYNC_REACH = "Got non-fatal async event".length() + 256;
 
   private static final int[] ASYNC_LEADS = {"Got non-fatal ".length(), "Got ".length(), 0};
 
-  /** CONNECT's leftmost match (what find() gives), tried only where one of its branches' literals starts. */
+  /**
+   * CONNECT's leftmost match (what find() gives), tried only where one of its branches' literals
+   * starts: each literal's occurrences in order, merged (a literal is looked for again only once
+   * its last occurrence is passed: a hostile line of thousands of "onnect to " stays linear).
+   */
   private static Matcher connectAt(String msg) {
-    Matcher m = CONNECT.matcher(msg);
-    for (int at = nextConnectStart(msg, 0); at >= 0; at = nextConnectStart(msg, at + 1)) {
-      if (m.region(at, msg.length()).lookingAt()) {
+    int[] next = new int[CONNECT_STARTS.length];
+    for (int i = 0; i < next.length; i++) {
+      next[i] = msg.indexOf(CONNECT_STARTS[i], CONNECT_LEADS[i]);
+    }
+    Matcher m = null;
+    while (true) {
+      int start = -1;
+      for (int i = 0; i < next.length; i++) {
+        if (next[i] >= 0 && (start < 0 || next[i] - CONNECT_LEADS[i] < start)) {
+          start = next[i] - CONNECT_LEADS[i];
+        }
+      }
+      if (start < 0) {
+        return null;
+      }
+      m = m == null ? CONNECT.matcher(msg) : m;
+      if (m.region(start, msg.length()).lookingAt()) {
         return m;
       }
-    }
-    return null;
-  }
-
-  private static int nextConnectStart(String msg, int from) {
-    int best = -1;
-    for (int i = 0; i < CONNECT_STARTS.length; i++) {
-      // "[Cc]onnect to": the branch starts one character before its literal part
-      int lead = i == 0 ? 1 : 0;
-      int at = msg.indexOf(CONNECT_STARTS[i], from + lead);
-      if (at >= 0 && (best < 0 || at - lead < best)) {
-        best = at - lead;
+      for (int i = 0; i < next.length; i++) {
+        if (next[i] >= 0 && next[i] - CONNECT_LEADS[i] <= start) {
+          next[i] = msg.indexOf(CONNECT_STARTS[i], next[i] + 1);
+        }
       }
     }
-    return best;
   }
+
+  // "[Cc]onnect to": the branch starts one character before its literal part
+  private static final int[] CONNECT_LEADS = {1, 0, 0};
 
   /** The REMOTE text that occurs first in msg (what find() gives), or null. */
   private static String remoteIn(String msg) {

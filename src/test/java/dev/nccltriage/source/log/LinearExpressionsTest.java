@@ -106,6 +106,54 @@ class LinearExpressionsTest {
     assertThat(found).as("real messages %s matches", field).isPositive();
   }
 
+  /** RECOVERABLE's async-event branches as an expression, which find() ran to the end from each event. */
+  private static final Pattern OLD_ROUTINE_ASYNC_EVENT = Pattern.compile(
+      "(?:[Aa]sync event|non-fatal async event).*(?:GID table change|client reregistration|LID change|SM change"
+          + "|P_?Key change|port active|PORT_ACTIVE|GID_CHANGE|CLIENT_REREGISTER|LID_CHANGE|SM_CHANGE|PKEY_CHANGE"
+          + "|communication established|COMM_EST|last WQE reached|SRQ limit reached|path migrated)"
+          + "|non-fatal async event");
+
+  @Test
+  void routineAsyncEventsAnswerAsTheExpression() {
+    String[] words = {"async event", "Async event", "sync event", "non-fatal async event", "non-fatal ", "GID table change",
+        "P_Key change", "PKey change", "PKEY_CHANGE", "port active", "path migrated", "COMM_EST", "event", " ", ": ", "x",
+        "\n", "\r", "\u2028", "\u0085", "Got ", "fatal"};
+    Random r = new Random(7);
+    Set<String> texts = new LinkedHashSet<>(MESSAGES);
+    for (int i = 0; i < 50_000; i++) {
+      StringBuilder b = new StringBuilder();
+      for (int w = r.nextInt(7); w >= 0; w--) {
+        b.append(words[r.nextInt(words.length)]);
+      }
+      texts.add(b.toString());
+    }
+    int hits = 0;
+    for (String m : texts) {
+      boolean old = OLD_ROUTINE_ASYNC_EVENT.matcher(m).find();
+      assertThat(ErrorMessages.routineAsyncEvent(m)).as("\"%s\"", m).isEqualTo(old);
+      hits += old ? 1 : 0;
+    }
+    assertThat(hits).isGreaterThan(1000);
+  }
+
+  @Test
+  void aLineOfThousandsOfAsyncEvents() {
+    String m = "NET/IB : Got async event ".repeat(15_000);
+    assertThat(ErrorMessages.recoverable(m, true)).isFalse();
+    assertThat(ErrorMessages.recoverable(m + "GID table change", true)).isTrue();
+    assertThat(ErrorSignatures.classify("Got async event ".repeat(15_000)).kind()).isNull(); // no ": " after one
+    assertThat(ErrorSignatures.classify("Got async event" + "x".repeat(300) + ": x").kind()).isNull(); // too far
+    assertThat(ErrorSignatures.classify("async fatal event ".repeat(15_000) + "async fatal event: QP").detail())
+        .isEqualTo("QP");
+  }
+
+  @Test
+  void aLineOfThousandsOfConnects() {
+    String m = "Connect to ".repeat(15_000) + "Proxy Call to rank ";
+    assertThat(ErrorSignatures.classify(m).kind()).isNull();
+    assertThat(ErrorSignatures.classify(m + "7 failed (Connect)").detail()).isEqualTo("proxy connect to rank 7");
+  }
+
   @Test
   void aLineOfThousandsOfGids() {
     String m = "gid ".repeat(15_000);
