@@ -106,15 +106,22 @@ final class ErrorMessages {
   private Known keptKnown(int text) {
     int masked = texts.masked(text);
     if (masked < 0) {
-      return new Known(ErrorSignatures.classify(texts.text(text)));
+      return classified(texts, text);
     }
     MessageTexts masks = texts.masks();
     Known known = (Known) masks.meaning(masked);
     if (known == null) {
-      known = new Known(ErrorSignatures.classify(masks.text(masked)));
+      known = classified(masks, masked);
       masks.meaning(masked, known);
     }
-    return PeerAddresses.quotesDigits(known.outcome) ? new Known(ErrorSignatures.classify(texts.text(text))) : known;
+    return PeerAddresses.quotesDigits(known.outcome) ? classified(texts, text) : known;
+  }
+
+  /** The meaning of a kept text, its guard words found in its bytes (no copy of them). */
+  private static Known classified(MessageTexts in, int slot) {
+    int from = in.offset(slot);
+    int guards = GuardWords.of(in.pool(), from, from + in.length(slot));
+    return new Known(ErrorSignatures.classify(in.text(slot), guards));
   }
 
   /** Error signatures; also the catch-all for NET/IB and NET/Socket lines no other shape claimed. */
@@ -180,7 +187,11 @@ final class ErrorMessages {
    * every "async event" (a hostile line of thousands took seconds).
    */
   static boolean routineAsyncEvent(String msg) {
-    if (msg.contains("non-fatal async event")) {
+    int event = msg.indexOf("sync event");
+    if (event < 0) {
+      return false; // most texts: one search
+    }
+    if (msg.indexOf("non-fatal async event", Math.max(0, event - "non-fatal a".length())) >= 0) {
       return true;
     }
     int from = 0;
@@ -196,17 +207,16 @@ final class ErrorMessages {
   }
 
   private static boolean routineAfterFirstEvent(String msg, int from, int to) {
-    String line = msg.substring(from, to);
-    int a = line.indexOf("sync event");
-    while (a == 0 || a > 0 && line.charAt(a - 1) != 'a' && line.charAt(a - 1) != 'A') {
-      a = line.indexOf("sync event", a + 1);
+    int a = msg.indexOf("sync event", from + 1);
+    while (a >= 0 && a + "sync event".length() <= to && msg.charAt(a - 1) != 'a' && msg.charAt(a - 1) != 'A') {
+      a = msg.indexOf("sync event", a + 1);
     }
-    if (a < 0) {
+    if (a < 0 || a + "sync event".length() > to) {
       return false;
     }
-    int after = a + "sync event".length();
+    String line = msg.substring(a + "sync event".length(), to);
     for (String change : ROUTINE_CHANGES) {
-      if (line.indexOf(change, after) >= 0) {
+      if (line.contains(change)) {
         return true;
       }
     }

@@ -75,8 +75,12 @@ final class ErrorSignatures {
 
   /** {@code guarded} false runs every expression (tests check that the guards change nothing). */
   static Outcome classify(String msg, boolean guarded) {
-    boolean all = !guarded;
-    int has = guarded ? GuardWords.of(msg) : -1;
+    return classify(msg, guarded ? GuardWords.of(msg) : -1);
+  }
+
+  /** {@code has}: the {@link GuardWords} of msg (found by the caller), or -1 to run every expression. */
+  static Outcome classify(String msg, int has) {
+    boolean all = has == -1;
     Matcher m;
     if ((has & GuardWords.CALL_TO_IBV) != 0 && (m = VERBS.matcher(msg)).find()) {
       String verb = m.group(1);

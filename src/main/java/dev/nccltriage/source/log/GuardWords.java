@@ -42,13 +42,21 @@ final class GuardWords {
     // Latin-1 bytes, one per char (a copy, not a decode); a char above 0xFF becomes '?', which no
     // word holds, as no word holds such a char
     byte[] s = msg.getBytes(StandardCharsets.ISO_8859_1);
+    return of(s, 0, s.length);
+  }
+
+  /**
+   * The same for a text's UTF-8 (or Latin-1) bytes b[from, to): the words are ASCII, and no byte
+   * of a multi-byte character is.
+   */
+  static int of(byte[] s, int from, int to) {
     int found = 0;
-    for (int i = 0; i < s.length; i++) {
+    for (int i = from; i < to; i++) {
       int may = STARTING[s[i] & 0xFF] & ~found;
       while (may != 0) {
         int w = Integer.numberOfTrailingZeros(may);
         may &= may - 1;
-        if (w == 5 ? isGid(s, i) : Bytes.startsWith(s, i, s.length, BYTES[w])) {
+        if (w == 5 ? isGid(s, i, to) : Bytes.startsWith(s, i, to, BYTES[w])) {
           found |= 1 << w;
         }
       }
@@ -56,7 +64,7 @@ final class GuardWords {
     return found;
   }
 
-  private static boolean isGid(byte[] s, int i) {
-    return i + 3 <= s.length && (s[i] | 0x20) == 'g' && (s[i + 1] | 0x20) == 'i' && (s[i + 2] | 0x20) == 'd';
+  private static boolean isGid(byte[] s, int i, int to) {
+    return i + 3 <= to && (s[i] | 0x20) == 'g' && (s[i + 1] | 0x20) == 'i' && (s[i + 2] | 0x20) == 'd';
   }
 }

@@ -144,6 +144,19 @@ final class MessageTexts {
     return maskedSlot;
   }
 
+  /** The bytes of kept texts: slot's text is {@code pool()[offset(slot), offset(slot) + length(slot))}. */
+  byte[] pool() {
+    return pool;
+  }
+
+  int offset(int slot) {
+    return (int) (entries[slot] & OFFSET_MASK);
+  }
+
+  int length(int slot) {
+    return length(entries[slot]);
+  }
+
   /** The masked texts ({@link #masked}): made on first use. */
   MessageTexts masks() {
     if (masks == null) {

@@ -165,7 +165,7 @@ class ErrorGuardsTest {
             .map(e -> e.kind + "/" + e.detail + "/" + e.status + "/" + e.evidence.count()).toList());
   }
 
-  /** GuardWords' one pass finds what contains() finds, beyond ASCII too. */
+  /** GuardWords' one pass finds what contains() finds, beyond ASCII too, in the text or its UTF-8 bytes. */
   @Test
   void guardWordsAreWhatContainsFinds() throws IOException {
     Set<String> messages = new LinkedHashSet<>(SHAPES);
@@ -178,6 +178,8 @@ class ErrorGuardsTest {
         "interface found", " -> ", "onnect", "remote process exited"};
     for (String m : messages) {
       int has = GuardWords.of(m);
+      byte[] utf8 = ("x" + m + "y").getBytes(StandardCharsets.UTF_8);
+      assertThat(GuardWords.of(utf8, 1, utf8.length - 1)).as("UTF-8 bytes of %s", m).isEqualTo(has);
       for (int w = 0; w < words.length; w++) {
         boolean expected = words[w] != null ? m.contains(words[w]) : hasGidInAnyCase(m);
         assertThat((has & 1 << w) != 0).as("%s in %s", words[w], m).isEqualTo(expected);
