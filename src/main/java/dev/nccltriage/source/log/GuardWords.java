@@ -56,7 +56,8 @@ final class GuardWords {
       while (may != 0) {
         int w = Integer.numberOfTrailingZeros(may);
         may &= may - 1;
-        if (w == 5 ? isGid(s, i, to) : Bytes.startsWith(s, i, to, BYTES[w])) {
+        // the second byte first: most letters start a word somewhere, few go on as one
+        if (w == 5 ? isGid(s, i, to) : i + 1 < to && s[i + 1] == BYTES[w][1] && Bytes.startsWith(s, i, to, BYTES[w])) {
           found |= 1 << w;
         }
       }
