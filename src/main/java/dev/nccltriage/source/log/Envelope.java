@@ -78,14 +78,15 @@ final class Envelope {
 
   /**
    * The first bytes of a wrapper: '[' (a Pod, a tag, NCCL's timestamp), '(' (Ray), a digit (a
-   * timestamp, a task label), a space (a padded task label).
+   * timestamp, a task label). Not a space: blank and indented lines are many, and a label padded
+   * with spaces is constant for a task (its lines are found again with it); a bare message after
+   * one is looked for past it ({@link #afterLabel}).
    */
   private static final boolean[] WRAPPER_START = new boolean[128];
 
   static {
     WRAPPER_START['['] = true;
     WRAPPER_START['('] = true;
-    WRAPPER_START[' '] = true;
     for (char d = '0'; d <= '9'; d++) {
       WRAPPER_START[d] = true;
     }
@@ -99,14 +100,14 @@ final class Envelope {
     }
     if (i < e && b[i] == '[') {
       i = afterTag(b, i, e);
-    } else if (i < e && (b[i] == ' ' || Bytes.isDigit(b[i]))) {
+    } else if (i < e && Bytes.isDigit(b[i])) {
       i = afterLabel(b, i, e);
     }
     return i < e && b[i] == '[' ? afterNcclTimestamp(b, i, e) : i;
   }
 
   /** After Slurm's {@code srun --label} task id at s: {@code 3: }, {@code  3: }; else s. */
-  private static int afterLabel(byte[] b, int s, int e) {
+  static int afterLabel(byte[] b, int s, int e) {
     int max = Math.min(e, s + 16);
     int i = s;
     while (i < max && b[i] == ' ') {

@@ -65,9 +65,10 @@ class EnvelopeWrappersTest {
       "[2026-05-01 10:00:00]host:1:2 [0] NCCL INFO x|0",
       "[2026-05-01 10:00:00 host:1:2 [0] NCCL INFO x|0",
       "[2026-05-01] host:1:2 [0] NCCL INFO x|0",
-      // Slurm's srun --label, padded to the widest task id (quoted: CsvSource trims blanks)
+      // Slurm's srun --label; padded to the widest task id it is left on (a task's lines share it,
+      // and a bare message is looked for past it): quoted, as CsvSource trims blanks
       "3: host:1:2 [0] NCCL INFO x|3",
-      "'  3: host:1:2 [0] NCCL INFO x'|5",
+      "'  3: host:1:2 [0] NCCL INFO x'|0",
       "127: Call to ibv_reg_mr failed with error Bad address|5",
       "3: [2026-05-01 10:00:00] host:1:2 [3] NCCL WARN x|25",
       "1:2:3 [0] NCCL INFO x|0",
