@@ -62,6 +62,25 @@ final class Bytes {
     return -1;
   }
 
+  /** Whether {@code x} or {@code y} is in [from, to): one pass, eight bytes at a time. */
+  static boolean containsEither(byte[] a, int from, int to, byte x, byte y) {
+    long px = broadcast(x);
+    long py = broadcast(y);
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long w = word(a, i);
+      if ((zeroBytes(w ^ px) | zeroBytes(w ^ py)) != 0) {
+        return true;
+      }
+    }
+    for (; i < to; i++) {
+      if (a[i] == x || a[i] == y) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * First index of {@code pat} in [from, to), or -1. Candidates are the positions of its first two
    * bytes, found eight at a time (the word at i and the one a byte later): a message's common

@@ -55,6 +55,9 @@ final class PeerAddresses {
    * ASCII runs are replaced, and no byte of a multi-byte character is ASCII.
    */
   static int maskInto(byte[] b, int from, int to, byte[] out) {
+    if (!Bytes.containsEither(b, from, to, (byte) '.', (byte) 'x')) {
+      return -1; // most texts: one pass finds that neither an address nor a pointer can be there
+    }
     int o = 0;
     int copied = from;
     for (long t = next(b, from, from, to); t >= 0; t = next(b, from, end(t), to)) {
