@@ -23,15 +23,18 @@ class WrappedLogsTest {
     return Logs.allLogs().stream();
   }
 
-  private static String stamped(String log, String after) {
+  /** Each line of the log after what {@code wrapper} gives for its number (from 1). */
+  private static String numbered(String log, java.util.function.IntFunction<String> wrapper) {
     StringBuilder b = new StringBuilder();
     int n = 0;
     for (String line : log.split("\n", -1)) {
-      n++;
-      b.append(String.format("2026-05-01T10:%02d:%02d.%09dZ ", n / 3600 % 60, n / 60 % 60, n)).append(after)
-          .append(line).append('\n');
+      b.append(wrapper.apply(++n)).append(line).append('\n');
     }
     return b.toString();
+  }
+
+  private static String stamped(String log, String after) {
+    return numbered(log, n -> String.format("2026-05-01T10:%02d:%02d.%09dZ ", n / 3600 % 60, n / 60 % 60, n) + after);
   }
 
   /** What the rules read of a log, without its evidence (whose cited lines carry the timestamps). */
@@ -86,14 +89,7 @@ class WrappedLogsTest {
   }
 
   private static String ncclStamped(String log, String before, String fraction) {
-    StringBuilder b = new StringBuilder();
-    int n = 0;
-    for (String line : log.split("\n", -1)) {
-      n++;
-      b.append(before).append(String.format("[2026-05-01 10:%02d:%02d%s] ", n / 60 % 60, n % 60, fraction))
-          .append(line).append('\n');
-    }
-    return b.toString();
+    return numbered(log, n -> before + String.format("[2026-05-01 10:%02d:%02d%s] ", n / 60 % 60, n % 60, fraction));
   }
 
   /**

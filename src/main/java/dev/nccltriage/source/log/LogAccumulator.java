@@ -5,6 +5,7 @@ import dev.nccltriage.facts.ErrorKind;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -84,13 +85,13 @@ final class LogAccumulator {
       this.kind = kind;
       this.detail = detail;
       this.status = status;
-      this.hash = (kind.hashCode() * 31 + java.util.Objects.hashCode(detail)) * 31 + java.util.Objects.hashCode(status);
+      this.hash = (kind.hashCode() * 31 + Objects.hashCode(detail)) * 31 + Objects.hashCode(status);
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof ErrorKey k && k.kind == kind && java.util.Objects.equals(k.detail, detail)
-          && java.util.Objects.equals(k.status, status);
+      return o instanceof ErrorKey k && k.kind == kind && Objects.equals(k.detail, detail)
+          && Objects.equals(k.status, status);
     }
 
     @Override

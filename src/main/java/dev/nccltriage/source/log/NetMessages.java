@@ -234,7 +234,7 @@ final class NetMessages {
         return true;
       }
       default -> {
-        return errors.parse(p, msg);
+        return errors.parse(p, text); // N_ERROR is taken above, undecoded
       }
     }
   }

@@ -24,10 +24,10 @@ final class RareMessages {
   private final GdrMessages gdrLines;
   private final EnvLines env;
   private final NetMessages net;
-  private boolean parsed; // parse() looked up the text at [decodedFrom, decodedTo): its slot
-  private int decodedFrom;
-  private int decodedTo;
-  private int decodedSlot;
+  private boolean parsed; // parse() looked up the text at [parsedFrom, parsedTo): its slot
+  private int parsedFrom;
+  private int parsedTo;
+  private int parsedSlot;
 
   RareMessages(LogAccumulator acc, EvidenceSlot slot, MessageTexts seen) {
     this.acc = acc;
@@ -85,8 +85,8 @@ final class RareMessages {
     slot.record(acc.warnings);
     p.wrongLine = true;
     // the text parse() looked up for this line, if it did: one hash per line
-    boolean same = parsed && decodedFrom == from && decodedTo == to;
-    int s = same ? decodedSlot : seen.slot(text, b, from, to);
+    boolean same = parsed && parsedFrom == from && parsedTo == to;
+    int s = same ? parsedSlot : seen.slot(text, b, from, to);
     parsed = false;
     if (!known && to > from) {
       errors.parse(p, s); // a WARN's error signature may start with anything ("socketStartConnect: ...")
@@ -155,9 +155,9 @@ final class RareMessages {
   boolean parse(ProcessState proc, byte[] b, int from, int to, MessageParser owner, int text) {
     int slot = seen.slot(text, b, from, to);
     parsed = true;
-    decodedSlot = slot;
-    decodedFrom = from;
-    decodedTo = to;
+    parsedSlot = slot;
+    parsedFrom = from;
+    parsedTo = to;
     int route = seen.route(slot);
     if (route == 0) {
       // a text with a peer address has its masked text's route: the tests that decide a route read
