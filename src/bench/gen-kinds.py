@@ -274,10 +274,65 @@ def k_hosts(rnd, pf):
             f"{h * 8 + dev}[{dev}] -> {h * 8 + (dev + 1) % 8}[{(dev + 1) % 8}] via P2P/CUMEM/read")
 
 
+class HostInit:
+    """A large job's start-up: 16384 hosts x 8 ranks, each process printing its once-per-process
+    and first communicator's init lines, where its host's own address is in the Bootstrap, NET/IB
+    (or NET/Socket) lines; 64 processes' blocks interleave. Most texts are new to every memo once
+    per host, then seen by its other seven ranks."""
+
+    def __init__(self):
+        self.active = []
+        self.next_host = 0
+        self.generation = 0
+
+    def block(self, rnd, h, r):
+        host = f"gpu-{h:05d}"
+        pid = 1000 + (h * 8 + r + self.generation * 7919) % 60000
+        pre = f"{host}:{pid}:{pid} [{r}] NCCL INFO "
+        addr = f"10.{h // 256 % 250}.{h % 256}.{1 + self.generation % 250}"
+        iface = ["eth0", "net1", "ib0", "bond0"][h % 4]
+        rank, nranks = h * 8 + r, 16384 * 8
+        comm = f"0x{rnd.randrange(0x550000000000, 0x560000000000):x}"
+        lines = [
+            f"Bootstrap : Using {iface}:{addr}<0>",
+            "NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.",
+            f"cudaDriverVersion {12020 + h % 3 * 20}",
+            f"NCCL_SOCKET_IFNAME set by environment to {iface}",
+        ]
+        if h % 64 == 7:  # a node without an RDMA device in the container
+            lines += ["NET/IB : No device found.", f"NET/Socket : Using [0]{iface}:{addr}<0>", "Using network Socket"]
+        else:
+            hcas = "".join(f" [{i}]mlx5_{i}:1/IB" for i in range(8))
+            lines += [f"NET/IB : Using{hcas} [RO]; OOB {iface}:{addr}<0>", "Using network IB",
+                      f"DMA-BUF is available on GPU device {r}"]
+        lines += [
+            f"ncclCommInitRank comm {comm} rank {rank} nranks {nranks} cudaDev {r} nvmlDev {r} busId {r * 0x1000 + 0x18000:x} commId 0x{rnd.getrandbits(64):x} - Init START",
+            f"Setting affinity for GPU {r} to ffffffff,ffffffff",
+            f"comm {comm} rank {rank} nRanks {nranks} nNodes 16384 localRanks 8 localRank {r} MNNVL 0",
+        ]
+        return [pre + x for x in lines]
+
+    def __call__(self, rnd, pf):
+        while len(self.active) < 64:
+            h, r = divmod(self.next_host, 8)
+            if h >= 16384:
+                self.next_host, self.generation, h = 0, self.generation + 1, 0
+            self.active.append(self.block(rnd, h, r))
+            self.next_host += 1
+        i = rnd.randrange(len(self.active))
+        lines = self.active[i]
+        line = lines.pop(0)
+        if not lines:
+            self.active[i] = self.active[-1]
+            self.active.pop()
+        return line
+
+
 KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
     "warn": k_warn, "warn-storm": k_warn_storm, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib,
     "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "many-hosts": k_hosts,
+    "host-init": None,
     "long-lines": None, "nul-tail": None,
 }
 
@@ -329,6 +384,8 @@ def main():
             block = b"\0" * (1024 * 1024)
             for _ in range(max(0, a.size_mib - 4)):
                 out.write(block)
+        elif a.kind == "host-init":
+            write_lines(out, HostInit(), rnd, pf, size)
         else:
             write_lines(out, KINDS[a.kind], rnd, pf, size)
     return 0

@@ -13,15 +13,10 @@ import java.util.regex.Pattern;
  * so results are remembered by text (bounded; the values are immutable, so sharing is safe).
  */
 final class NetTexts {
-  private static final Pattern IB_USING =
-      Pattern.compile("^NET/IB ?: Using(.*?) ?(\\[RO\\])?; ?OOB ?(.*)$");
   private static final Pattern HCA_ENTRY =
       Pattern.compile(
           "\\[(\\d+)\\] ?([^\\s:\\[\\]={},]+):(\\d+)(?::\\d*)?(?::\\d+)?/(IB|RoCE|UNSPECIFIED)");
   private static final Pattern MERGED = Pattern.compile("\\[(\\d+)\\]=\\{([^{}]*)\\}"); // no '{' inside: linear
-  private static final Pattern IPV4_IFACE =
-      Pattern.compile("^(.+):(\\d{1,3}(?:\\.\\d{1,3}){3})(?:<\\d+>)?$");
-  private static final Pattern ANY_IFACE = Pattern.compile("^([^:]+)(?::(.+?))?(?:<\\d+>)?$");
   // Memos that start over when full: one that stopped adding at its limit made every later new
   // text cost its expressions twice (the route, then the parse), 14 MB/s on a log of distinct ones
   private static final int MEMO_LIMIT = 4096;
@@ -35,12 +30,6 @@ final class NetTexts {
   });
   private final TextMemo<List<Hca>> hcaListSeen = new TextMemo<>(MEMO_LIMIT, NetTexts::hcas);
 
-  private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)(.*)$");
-  private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using");
-  // one entry at a time: a repeated group, (?: \[\d+\]\S+)+, recurses once per entry in
-  // java.util.regex, and a hostile line of thousands of entries overflowed the stack
-  private static final Pattern SOCKET_NEXT = Pattern.compile(" \\[\\d+\\]\\S+");
-  private static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
   private static final Iface[] NOT_LISTED = new Iface[0]; // a text that is not the line looked for
   private final TextMemo<Iface[]> socketSeen = new TextMemo<>(16384, this::socketOf);
   private final TextMemo<Iface[]> bootstrapSeen = new TextMemo<>(16384, this::bootstrapOf);
@@ -70,12 +59,12 @@ final class NetTexts {
     if (!msg.contains("OOB")) {
       return NOT_IB_USING; // the anchored expression's literal parts: no match without them
     }
-    Matcher m = IB_USING.matcher(msg);
-    if (!m.lookingAt()) {
+    UsingLines.IbParts m = UsingLines.ibUsing(msg);
+    if (m == null) {
       return NOT_IB_USING;
     }
     // the HCA list is alike on every node of a job (the OOB address after it is not): kept by text
-    return new IbUsing(hcaListSeen.get(m.group(1)), m.group(2) != null, ifaceOf(m.group(3).trim()));
+    return new IbUsing(hcaListSeen.get(m.hcaList()), m.relaxedOrdering(), ifaceOf(m.oob().trim()));
   }
 
   static List<Hca> hcas(String list) {
@@ -132,15 +121,11 @@ final class NetTexts {
     if (t.isEmpty() || t.charAt(0) == ':' || t.charAt(0) == '<') {
       return null;
     }
-    Matcher m = IPV4_IFACE.matcher(s);
-    if (m.find()) {
-      return new Iface(m.group(1), m.group(2));
+    UsingLines.IfaceParts m = UsingLines.ipv4(s);
+    if (m == null) {
+      m = UsingLines.anyIface(s);
     }
-    m = ANY_IFACE.matcher(s);
-    if (m.find()) {
-      return new Iface(m.group(1), m.group(2));
-    }
-    return new Iface(s, null);
+    return m == null ? new Iface(s, null) : new Iface(m.name(), m.address());
   }
 
   /**
@@ -154,17 +139,15 @@ final class NetTexts {
   }
 
   private Iface[] bootstrapOf(String msg) {
-    Matcher m = BOOTSTRAP.matcher(msg);
-    if (!m.lookingAt()) {
+    List<String> listed = UsingLines.bootstrap(msg);
+    if (listed == null) {
       return NOT_LISTED;
     }
-    List<Iface> all = new ArrayList<>();
-    all.add(ifaceOf(m.group(1)));
-    Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
-    while (rest.find()) {
-      all.add(ifaceOf(rest.group(1)));
+    Iface[] all = new Iface[listed.size()];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = ifaceOf(listed.get(i));
     }
-    return all.toArray(new Iface[0]);
+    return all;
   }
 
   /** The interfaces of "NET/Socket : Using [0]if:addr<port> ...", null if not that line; by text. */
@@ -174,28 +157,17 @@ final class NetTexts {
   }
 
   private Iface[] socketOf(String msg) {
-    Matcher m = SOCKET_USING.matcher(msg);
-    if (!m.lookingAt()) {
+    List<String> listed = UsingLines.socket(msg);
+    if (listed == null) {
       return NOT_LISTED;
     }
-    int from = m.end();
-    int end = from;
-    Matcher next = SOCKET_NEXT.matcher(msg);
-    while (next.region(end, msg.length()).lookingAt()) {
-      end = next.end();
-    }
-    if (end == from) {
-      return NOT_LISTED;
-    }
-    List<Iface> ifs = new ArrayList<>();
-    Matcher e = SOCKET_ENTRY.matcher(msg).region(from, end);
-    while (e.find()) {
-      Iface f = ifaceOf(e.group(1));
+    List<Iface> ifs = new ArrayList<>(listed.size());
+    for (String text : listed) {
+      Iface f = ifaceOf(text);
       if (f != null) {
         ifs.add(f);
       }
     }
     return ifs.toArray(new Iface[0]);
   }
-
 }

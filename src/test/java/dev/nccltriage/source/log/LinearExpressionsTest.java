@@ -29,16 +29,8 @@ class LinearExpressionsTest {
   private static final Set<String> MESSAGES = new LinkedHashSet<>();
 
   @BeforeAll
-  static void load() throws IOException {
-    try (Stream<Path> s = Stream.concat(Files.walk(Path.of("samples", "logs")), Files.walk(Path.of("samples", "corpus")))) {
-      for (Path p : s.filter(Files::isRegularFile).filter(p -> p.toString().endsWith(".log")
-          || p.getFileName().toString().startsWith("log")).toList()) {
-        for (String line : new String(Files.readAllBytes(p), StandardCharsets.UTF_8).split("\n")) {
-          int at = Math.max(line.indexOf("NCCL INFO "), line.indexOf("NCCL WARN "));
-          MESSAGES.add(at >= 0 ? line.substring(at + 10).strip() : line.strip());
-        }
-      }
-    }
+  static void load() {
+    MESSAGES.addAll(LogLines.realMessages());
     assertThat(MESSAGES).hasSizeGreaterThan(800);
     MESSAGES.addAll(ErrorGuardsTest.SHAPES); // the error shapes, some of which no sample holds
   }
