@@ -246,8 +246,12 @@ public final class TextReport {
     }
   }
 
+  // NCCL's whole envelope, host:pid:tid [dev] (file:line )((function) )NCCL INFO|WARN (spec 1.3; the
+  // level alone before 2.3), its leftmost start: a time of day before it ("Dec 03 05:00:00 node
+  // python3[1000]: " from journald) has the host:pid:tid shape but not the rest of it
   private static final java.util.regex.Pattern ENVELOPE = java.util.regex.Pattern.compile(
-      "(?:^|.*?[^A-Za-z0-9._-])([A-Za-z0-9._-]+):\\d+:\\d+ .*?(?:NCCL )?(?:INFO|WARN) (.*)$");
+      "(?:.*?[^A-Za-z0-9._-])??([A-Za-z0-9._-]+):\\d+:\\d+ (?:\\[-?\\d+\\] )?(?:\\S+:\\d+ )?(?:\\([^)]*\\) )?"
+          + "(?:NCCL )?(?:INFO|WARN) (.*)");
 
   /** For people: "host: message" instead of the whole prefix; JSON keeps the line as read. */
   static String shortText(String text) {

@@ -12,8 +12,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * What kubectl, a container runtime, mpirun, srun or NCCL itself puts around every line (a
- * timestamp, a Pod prefix, a rank tag or label, CRLF) changes no fact the rules read, for every sample and corpus log: the lines of
+ * What kubectl, a container runtime, mpirun, srun, syslog or NCCL itself puts around every line
+ * (a timestamp, a Pod prefix, a rank tag or label, a service's sender, CRLF) changes no fact the rules read, for every sample and corpus log: the lines of
  * a thread are found again after it (the prefix cache keys them from where the record starts),
  * each line is still its own, and a bare message (PyTorch's "Last error:" repeats the WARN's text)
  * is still read after it.
@@ -86,6 +86,25 @@ class WrappedLogsTest {
     assertThat(facts(Logs.parse(ncclStamped(text, "", "")))).as("[%F %T] ").isEqualTo(plain);
     assertThat(facts(Logs.parse(ncclStamped(text, "", ".123456")))).as("[%F %T.%6f] ").isEqualTo(plain);
     assertThat(facts(Logs.parse(ncclStamped(text, "7: ", "")))).as("after srun --label").isEqualTo(plain);
+  }
+
+  /**
+   * A job run as a service: syslog's traditional header (the day padded with a space), journalctl's
+   * short and short-precise ones (a zero), and an ISO time before the sender (short-iso, rsyslog's
+   * RFC 3339 format); the time changes from line to line, the sender does not.
+   */
+  @ParameterizedTest
+  @MethodSource("logs")
+  void syslogAndJournaldHeadersChangeNoFact(Path log) throws Exception {
+    String text = Files.readString(log);
+    List<Object> plain = facts(Logs.parse(text));
+    String sender = "gpu-node-1 python3[4242]: ";
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("Dec  %d %02d:%02d:%02d ", n % 9 + 1, n / 3600 % 24,
+        n / 60 % 60, n % 60) + sender)))).as("syslog").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("Jun %02d 10:%02d:%02d.%06d ", n % 28 + 1, n / 60 % 60,
+        n % 60, n) + sender)))).as("journalctl -o short-precise").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("2026-05-01T10:%02d:%02d+0000 ", n / 60 % 60, n % 60)
+        + sender)))).as("journalctl -o short-iso").isEqualTo(plain);
   }
 
   private static String ncclStamped(String log, String before, String fraction) {

@@ -62,7 +62,9 @@ final class Envelope {
   /**
    * Where a line starts once what kubectl and a container runtime put before every line is cut
    * off: {@code --prefix}'s {@code [pod/NAME/CONTAINER] }, then {@code --timestamps}' date and time
-   * (or a runtime's log file, CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }), then inside
+   * (or a runtime's log file, CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }), or syslog's
+   * or journald's time and sender ({@code Dec  3 05:00:00 node python3[1000]: }, {@link
+   * SyslogHeader}), then inside
    * the container Ray's {@code (NAME pid=N, ip=A) }, then Open MPI's {@code [1,0]<stdout>:},
    * torchrun's {@code [default0]:} or Slurm's {@code srun --label} ({@code 3: }, padded with spaces
    * to the widest task id), then NCCL's own timestamp (2.26+, on every WARN line by default:
@@ -78,7 +80,7 @@ final class Envelope {
 
   /**
    * The first bytes of a wrapper: '[' (a Pod, a tag, NCCL's timestamp), '(' (Ray), a digit (a
-   * timestamp, a task label). Not a space: blank and indented lines are many, and a label padded
+   * timestamp, a task label), a month's first letter (syslog's and journald's time). Not a space: blank and indented lines are many, and a label padded
    * with spaces is constant for a task (its lines are found again with it); a bare message after
    * one is looked for past it ({@link #afterLabel}).
    */
@@ -90,11 +92,21 @@ final class Envelope {
     for (char d = '0'; d <= '9'; d++) {
       WRAPPER_START[d] = true;
     }
+    for (char m = 'A'; m <= 'Z'; m++) {
+      WRAPPER_START[m] = SyslogHeader.mayStart((byte) m);
+    }
   }
 
   private static int wrapped(byte[] b, int s, int e) {
     byte c = b[s];
-    int i = afterTimestamp(b, c == '[' ? afterPod(b, s, e) : s, e);
+    int i;
+    if (SyslogHeader.mayStart(c)) {
+      i = SyslogHeader.afterTime(b, s, e); // a month's name: no other wrapper starts with a letter
+    } else {
+      int t = c == '[' ? afterPod(b, s, e) : s;
+      i = afterTimestamp(b, t, e);
+      i = i > t ? SyslogHeader.afterSender(b, i, e) : i;
+    }
     if (i < e && b[i] == '(') {
       i = afterRay(b, i, e);
     }

@@ -75,7 +75,25 @@ class EnvelopeWrappersTest {
       "3:host:1:2 [0] NCCL INFO x|0",
       "' [0] NCCL INFO x'|0",
       "'   indented application output'|0",
-      "12345678901234567: x|0"})
+      "12345678901234567: x|0",
+      // syslog's and journald's time and sender (a job run as a service), the sender after an ISO time too
+      "Dec  3 05:00:00 gpu-1 python3[1000]: host:1:2 [0] NCCL INFO x|37",
+      "Dec 03 05:00:00 gpu-1 python3[1000]: Call to ibv_reg_mr failed|37",
+      "Jun 30 23:59:59.123456 gpu-1 torchrun[7]: host:1:2 [0] NCCL INFO x|42",
+      "2026-12-03T05:00:00+0000 gpu-1 python3[1000]: host:1:2 [0] NCCL INFO x|46",
+      "2026-12-03T05:00:00.123456+00:00 gpu-1.example.com python3[1000]: x|66",
+      "Sep  9 09:09:09 host:1:2 [0] NCCL INFO x|16",
+      "Dec 03 05:00:00 gpu-1 kernel: NVRM: Xid 79|16",
+      "2026-12-03T05:00:00Z gpu-1 python3: x|21",
+      "Dec 03 05:00:00gpu-1 python3[1000]: x|0",
+      "Dex 03 05:00:00 gpu-1 python3[1000]: x|0",
+      "Dec 3 05:00:00 gpu-1 python3[1000]: x|0",
+      "Dec 03 05:0:00 gpu-1 python3[1000]: x|0",
+      "Nov 12 epochs done, loss 0.3|0",
+      "NCCL version 2.21.5+cuda12.4|0",
+      "Dec 03 05:00:00 gpu-1 [1000]: x|16",
+      "Dec 03 05:00:00 gpu-1 python3[]: x|16",
+      "Dec 03 05:00:00 gpu-1 python3[1000]:x|16"})
   void kubectlsRuntimesAndMpirunsWrappersAreCutOff(String line, int expected) {
     assertThat(after(line)).isEqualTo(expected);
   }
@@ -92,6 +110,15 @@ class EnvelopeWrappersTest {
       byte[] b = "2026-05-01T10:00:00Z host:1:2 [0] NCCL INFO x".getBytes(StandardCharsets.US_ASCII);
       b[at] = (byte) 0xB9; // '9' with the high bit set
       assertThat(Envelope.afterWrappers(b, 0, b.length)).as("byte %d", at).isZero();
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void aSyslogHeaderIsNotReadPastItsNewline() {
+    for (String line : new String[] {"Dec 03 05:00\n:00 gpu-1 python3[1000]: x\n", "Dec 03 05:00:00 gpu\n-1 python3[1000]: x\n",
+        "Dec 03 05:00:00 gpu-1 pyth\non3[1000]: x\n", "Dec 03 05:00:00 gpu-1 python3[10\n00]: x\n"}) {
+      byte[] b = line.getBytes(StandardCharsets.US_ASCII);
+      assertThat(Envelope.afterWrappers(b, 0, b.length)).as(line).isLessThanOrEqualTo(line.indexOf('\n'));
     }
   }
 
