@@ -72,6 +72,13 @@ class WrappedLogsTest {
         .isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "3: ", "")))).as("srun --label").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, " 12: ", "")))).as("srun --label, padded").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "> ", "")))).as("a markdown quote").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "- ", "")))).as("a markdown list").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "| 2026-05-01 10:00:00.123 | ", " |")))).as("CloudWatch's columns")
+        .isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "2026-05-01T10:00:00.123Z\t", "")))).as("Loki's export").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "2026-05-01 10:15:30\t", "")))).as("a time of day and a tab")
+        .isEqualTo(plain);
   }
 
   /**

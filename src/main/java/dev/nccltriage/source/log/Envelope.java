@@ -71,7 +71,7 @@ final class Envelope {
    * {@code NCCL_DEBUG_TIMESTAMP_FORMAT}'s default {@code [%F %T] }, with or without {@code %Nf}'s
    * fraction). No two lines of a thread start alike with a timestamp. {@code s} if there is none of
    * them. A timestamp is a date and a time ({@code YYYY-MM-DD}, {@code T} or a space,
-   * {@code HH:MM:SS}, any fraction and zone) and a space. Reads no further than a newline.
+   * {@code HH:MM:SS}, any fraction and zone) and a space or a tab. Reads no further than a newline.
    */
   static int afterWrappers(byte[] b, int s, int e) {
     // most lines: one test, in a method small enough (under 36 bytes) for C1 to inline
@@ -116,6 +116,30 @@ final class Envelope {
       i = afterLabel(b, i, e);
     }
     return i < e && b[i] == '[' ? afterNcclTimestamp(b, i, e) : i;
+  }
+
+  /**
+   * After the blanks and the quoting a paste puts before a line (markdown's "> ", a table's "| ",
+   * a list's "- " or "* ", code's backquote), and what wraps the line inside them (a timestamp
+   * column: CloudWatch's "| time | message |"); s if there is none. NCCL's messages start with none
+   * of these bytes.
+   */
+  static int afterQuoting(byte[] b, int s, int e) {
+    int i = skipQuoting(b, s, e);
+    if (i == s) {
+      return s;
+    }
+    int w = afterWrappers(b, i, e);
+    return w > i ? skipQuoting(b, w, e) : i;
+  }
+
+  private static int skipQuoting(byte[] b, int s, int e) {
+    int i = s;
+    while (i < e && (b[i] == ' ' || b[i] == '\t' || b[i] == '>' || b[i] == '|' || b[i] == '*' || b[i] == '`'
+        || b[i] == '-' && i + 1 < e && b[i + 1] == ' ')) {
+      i++;
+    }
+    return i;
   }
 
   /** After Slurm's {@code srun --label} task id at s: {@code 3: }, {@code  3: }; else s. */
@@ -210,7 +234,7 @@ final class Envelope {
 
   private static int afterTimestamp(byte[] b, int s, int e) {
     int i = timeEnd(b, s, e);
-    if (i < 0 || i >= e || b[i] != ' ') {
+    if (i < 0 || i >= e || b[i] != ' ' && b[i] != '\t') { // a tab: Loki's and other exports' columns
       return s;
     }
     i++;

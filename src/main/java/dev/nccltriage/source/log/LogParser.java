@@ -239,9 +239,7 @@ final class LogParser implements LineSink {
     // A prefix the user stripped along with "NCCL INFO" (PyTorch's "Last error:" repeats the last
     // WARN's text): try the message families directly, after a timestamp as on any other line.
     int m = k < e && b[k] == ' ' ? Envelope.afterLabel(b, k, e) : k; // srun's label, padded
-    while (m < e && (b[m] == ' ' || b[m] == '\t')) {
-      m++;
-    }
+    m = Envelope.afterQuoting(b, m, e); // and a paste's quoting, a table's time column
     if (m < e && messages.parse(null, b, m, e)) {
       acc.ncclLines++;
       return true;

@@ -71,6 +71,9 @@ final class Prefix {
     if (hs == he || hs > s && !isHostDelimiter(b[hs - 1])) {
       return; // no name, or one longer than any host's: not NCCL's prefix
     }
+    if (he - hs == 2 && pidEnd - pidStart == 2 && i - tid == 2 && Bytes.isDigit(b[hs]) && Bytes.isDigit(b[hs + 1])) {
+      return; // "10:15:30 [0] NCCL INFO": a logger's time of day before a line without NCCL's prefix
+    }
     hostStart = hs;
     hostEnd = he;
     pid = Bytes.parseLong(b, pidStart, pidEnd);

@@ -23,6 +23,8 @@ class EnvelopeWrappersTest {
       "2026-05-01T10:00:00.123456789Z stderr P host:1:2 [0] NCCL INFO x|40",
       // a logger's date and time with a space and a comma
       "2026-05-01 10:00:00,123 host:1:2 [0] NCCL INFO x|24",
+      // an export's columns: a time, a tab
+      "'2026-05-01T10:00:00.123Z\thost:1:2 [0] NCCL INFO x'|25",
       // not a timestamp: the line is keyed from its start
       "host:1:2 [0] NCCL INFO 2026-05-01T10:00:00Z|0",
       "2026-05-01 is the day host:1:2 [0] NCCL INFO x|0",
