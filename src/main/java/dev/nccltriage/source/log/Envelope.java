@@ -6,19 +6,11 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
 /**
  * What log aggregators and pastes wrap around a line that is not NCCL's: Ray's
  * " [repeated 3x across cluster]", a markdown table's " |", bold "**" and code "`" (spec §0b), cut
- * before names are read to the end of a line; and the lines of other programs that say the job
- * crashed.
+ * before names are read to the end of a line; and what launchers, runtimes and services put before
+ * every line.
  */
 final class Envelope {
   private static final byte[] REPEATED = ascii(" [repeated ");
-  private static final byte[][] CRASH_S = {ascii("SIGSEGV"), ascii("SIGABRT"), ascii("SIGBUS"),
-      ascii("Segmentation fault")};
-  private static final byte[] CORE_DUMPED = ascii("core dumped");
-  private static final byte[] WATCHDOG = ascii("Watchdog caught collective operation timeout");
-  private static final byte[] FATAL_PYTHON = ascii("Fatal Python error");
-  private static final byte[][] NCCL_RESULTS = {ascii("ncclSystemError"), ascii("ncclInternalError"),
-      ascii("ncclRemoteError"), ascii("ncclUnhandledCudaError"), ascii("ncclInvalidUsage"),
-      ascii("ncclInvalidArgument"), ascii("ncclTimeout")};
 
   private Envelope() {}
 
@@ -64,8 +56,8 @@ final class Envelope {
    * off: {@code --prefix}'s {@code [pod/NAME/CONTAINER] }, then {@code --timestamps}' date and time
    * (or a runtime's log file, CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }), or syslog's
    * or journald's time and sender ({@code Dec  3 05:00:00 node python3[1000]: }, {@link
-   * SyslogHeader}), then inside
-   * the container Ray's {@code (NAME pid=N, ip=A) }, then Open MPI's {@code [1,0]<stdout>:},
+   * SyslogHeader}), then inside the container Ray's {@code (NAME pid=N, ip=A) }, then Open MPI's
+   * {@code [1,0]<stdout>:},
    * torchrun's {@code [default0]:} or Slurm's {@code srun --label} ({@code 3: }, padded with spaces
    * to the widest task id), then NCCL's own timestamp (2.26+, on every WARN line by default:
    * {@code NCCL_DEBUG_TIMESTAMP_FORMAT}'s default {@code [%F %T] }, with or without {@code %Nf}'s
@@ -80,9 +72,10 @@ final class Envelope {
 
   /**
    * The first bytes of a wrapper: '[' (a Pod, a tag, NCCL's timestamp), '(' (Ray), a digit (a
-   * timestamp, a task label), a month's first letter (syslog's and journald's time). Not a space: blank and indented lines are many, and a label padded
-   * with spaces is constant for a task (its lines are found again with it); a bare message after
-   * one is looked for past it ({@link #afterLabel}).
+   * timestamp, a task label), a month's first letter (syslog's and journald's time). Not a space:
+   * blank and indented lines are many, and a label padded with spaces is constant for a task (its
+   * lines are found again with it); a bare message after one is looked for past it
+   * ({@link #afterLabel}).
    */
   private static final boolean[] WRAPPER_START = new boolean[128];
 
@@ -271,86 +264,5 @@ final class Envelope {
       i++;
     }
     return i < max ? i : -1;
-  }
-
-  private static final long B_S = Bytes.broadcast((byte) 'S');
-  private static final long B_C = Bytes.broadcast((byte) 'c');
-  private static final long B_W = Bytes.broadcast((byte) 'W');
-  private static final long B_F = Bytes.broadcast((byte) 'F');
-  private static final long B_N = Bytes.broadcast((byte) 'n');
-  private static final long B_I = Bytes.broadcast((byte) 'I');
-  private static final long B_E = Bytes.broadcast((byte) 'e');
-  private static final long B_O = Bytes.broadcast((byte) 'o');
-  private static final long B_A = Bytes.broadcast((byte) 'a');
-
-  /**
-   * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
-   * are other programs' and pass through here, so the two bytes that start a marker ("SI", "Se",
-   * "co", "Wa", "Fa", "nc") are looked for eight positions at a time (the word at i and the one a
-   * byte later), and only where both match is a marker compared.
-   */
-  static boolean isCrash(byte[] b, int s, int e) {
-    int i = s;
-    for (; i + 9 <= e; i += 8) {
-      long w = Bytes.word(b, i);
-      long next = Bytes.word(b, i + 1);
-      long marks = Bytes.zeroBytes(w ^ B_S) & (Bytes.zeroBytes(next ^ B_I) | Bytes.zeroBytes(next ^ B_E))
-          | Bytes.zeroBytes(w ^ B_C) & Bytes.zeroBytes(next ^ B_O)
-          | (Bytes.zeroBytes(w ^ B_W) | Bytes.zeroBytes(w ^ B_F)) & Bytes.zeroBytes(next ^ B_A)
-          | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C);
-      while (marks != 0) {
-        // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
-        if (markerAt(b, i + Bytes.firstMarkedByte(marks), e)) {
-          return true;
-        }
-        marks &= marks - 1;
-      }
-    }
-    for (; i < e - 1; i++) {
-      if (markerAt(b, i, e)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Whether one of the markers starts at i (i + 1 < e). */
-  private static boolean markerAt(byte[] b, int i, int e) {
-    byte x = b[i];
-    byte y = b[i + 1];
-    switch (x) {
-      case 'S' -> {
-        if (y == 'I' || y == 'e') {
-          for (byte[] c : CRASH_S) {
-            if (startsWith(b, i, e, c)) {
-              return true;
-            }
-          }
-        }
-        return false;
-      }
-      case 'c' -> {
-        return y == 'o' && startsWith(b, i, e, CORE_DUMPED);
-      }
-      case 'W' -> {
-        return y == 'a' && startsWith(b, i, e, WATCHDOG);
-      }
-      case 'F' -> {
-        return y == 'a' && startsWith(b, i, e, FATAL_PYTHON);
-      }
-      case 'n' -> {
-        if (y == 'c' && i + 4 < e && b[i + 2] == 'c' && b[i + 3] == 'l') {
-          for (byte[] c : NCCL_RESULTS) {
-            if (startsWith(b, i, e, c)) {
-              return true;
-            }
-          }
-        }
-        return false;
-      }
-      default -> {
-        return false;
-      }
-    }
   }
 }

@@ -113,7 +113,7 @@ final class LogParser implements LineSink {
     }
     if (!placed) {
       acc.unplaced++;
-      if (Envelope.isCrash(b, s, e)) {
+      if (CrashMarkers.isCrash(b, s, e)) {
         slot.record(acc.failures);
       } else {
         TestsPreamble.parse(acc, slot, b, s, e);

@@ -31,7 +31,7 @@ class CrashMarkerScanTest {
     byte[] b = new byte[text.length + 2 * pad];
     java.util.Arrays.fill(b, (byte) 'S'); // marker-like bytes around the range must not count
     System.arraycopy(text, 0, b, pad, text.length);
-    return Envelope.isCrash(b, pad, pad + text.length);
+    return CrashMarkers.isCrash(b, pad, pad + text.length);
   }
 
   @Test

@@ -1,0 +1,99 @@
+package dev.nccltriage.source.log;
+
+import static dev.nccltriage.source.log.Bytes.ascii;
+import static dev.nccltriage.source.log.Bytes.startsWith;
+
+/** The lines of other programs around NCCL that say the job crashed or a collective failed. */
+final class CrashMarkers {
+  private static final byte[][] CRASH_S = {ascii("SIGSEGV"), ascii("SIGABRT"), ascii("SIGBUS"),
+      ascii("Segmentation fault")};
+  private static final byte[] CORE_DUMPED = ascii("core dumped");
+  private static final byte[] WATCHDOG = ascii("Watchdog caught collective operation timeout");
+  private static final byte[] FATAL_PYTHON = ascii("Fatal Python error");
+  private static final byte[][] NCCL_RESULTS = {ascii("ncclSystemError"), ascii("ncclInternalError"),
+      ascii("ncclRemoteError"), ascii("ncclUnhandledCudaError"), ascii("ncclInvalidUsage"),
+      ascii("ncclInvalidArgument"), ascii("ncclTimeout")};
+
+  private CrashMarkers() {}
+
+  private static final long B_S = Bytes.broadcast((byte) 'S');
+  private static final long B_C = Bytes.broadcast((byte) 'c');
+  private static final long B_W = Bytes.broadcast((byte) 'W');
+  private static final long B_F = Bytes.broadcast((byte) 'F');
+  private static final long B_N = Bytes.broadcast((byte) 'n');
+  private static final long B_I = Bytes.broadcast((byte) 'I');
+  private static final long B_E = Bytes.broadcast((byte) 'e');
+  private static final long B_O = Bytes.broadcast((byte) 'o');
+  private static final long B_A = Bytes.broadcast((byte) 'a');
+
+  /**
+   * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
+   * are other programs' and pass through here, so the two bytes that start a marker ("SI", "Se",
+   * "co", "Wa", "Fa", "nc") are looked for eight positions at a time (the word at i and the one a
+   * byte later), and only where both match is a marker compared.
+   */
+  static boolean isCrash(byte[] b, int s, int e) {
+    int i = s;
+    for (; i + 9 <= e; i += 8) {
+      long w = Bytes.word(b, i);
+      long next = Bytes.word(b, i + 1);
+      long marks = Bytes.zeroBytes(w ^ B_S) & (Bytes.zeroBytes(next ^ B_I) | Bytes.zeroBytes(next ^ B_E))
+          | Bytes.zeroBytes(w ^ B_C) & Bytes.zeroBytes(next ^ B_O)
+          | (Bytes.zeroBytes(w ^ B_W) | Bytes.zeroBytes(w ^ B_F)) & Bytes.zeroBytes(next ^ B_A)
+          | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C);
+      while (marks != 0) {
+        // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
+        if (markerAt(b, i + Bytes.firstMarkedByte(marks), e)) {
+          return true;
+        }
+        marks &= marks - 1;
+      }
+    }
+    for (; i < e - 1; i++) {
+      if (markerAt(b, i, e)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether one of the markers starts at i (i + 1 < e). */
+  private static boolean markerAt(byte[] b, int i, int e) {
+    byte x = b[i];
+    byte y = b[i + 1];
+    switch (x) {
+      case 'S' -> {
+        if (y == 'I' || y == 'e') {
+          for (byte[] c : CRASH_S) {
+            if (startsWith(b, i, e, c)) {
+              return true;
+            }
+          }
+        }
+        return false;
+      }
+      case 'c' -> {
+        return y == 'o' && startsWith(b, i, e, CORE_DUMPED);
+      }
+      case 'W' -> {
+        return y == 'a' && startsWith(b, i, e, WATCHDOG);
+      }
+      case 'F' -> {
+        return y == 'a' && startsWith(b, i, e, FATAL_PYTHON);
+      }
+      case 'n' -> {
+        if (y == 'c' && i + 4 < e && b[i + 2] == 'c' && b[i + 3] == 'l') {
+          for (byte[] c : NCCL_RESULTS) {
+            if (startsWith(b, i, e, c)) {
+              return true;
+            }
+          }
+        }
+        return false;
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+}
