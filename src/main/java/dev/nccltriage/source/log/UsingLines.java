@@ -1,5 +1,6 @@
 package dev.nccltriage.source.log;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -86,7 +87,7 @@ final class UsingLines {
     if (!m.lookingAt()) {
       return null;
     }
-    List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     out.add(m.group(1));
     Matcher rest = SOCKET_ENTRY.matcher(m.group(2));
     while (rest.find()) {
@@ -110,7 +111,7 @@ final class UsingLines {
     if (end == start) {
       return null;
     }
-    List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     out.add(msg.substring(start, end));
     entries(msg, end, n, out);
     return out;
@@ -134,7 +135,7 @@ final class UsingLines {
     if (end == from) {
       return null;
     }
-    List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     Matcher e = SOCKET_ENTRY.matcher(msg).region(from, end);
     while (e.find()) {
       out.add(e.group(1));
@@ -160,7 +161,7 @@ final class UsingLines {
     if (end == from) {
       return null;
     }
-    List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     entries(msg, from, end, out);
     return out;
   }
