@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Per-line-kind throughput of `nccl-triage log` (see README.md here): for each kind of line the
 # parser tells apart, a log made only of that kind (gen-kinds.py, cached under bench-out/), parsed
-# single-threaded (`log -o json --threads 1`), page cache warm; median of BENCH_RUNS runs.
+# single-threaded, page cache warm.
 #
-#   src/bench/bench-kinds.sh                 # every kind, 100 MiB each
+#   src/bench/bench-kinds.sh                 # every kind, 100 MiB each: the parser alone, warm, in one
+#                                            # JVM (KindsBench, test scope: built by mvn package), the
+#                                            # best of BENCH_RUNS passes in thread CPU time
 #   BENCH_KINDS="warn unwind" BENCH_SIZE_MIB=50 src/bench/bench-kinds.sh
-#   BENCH_MODE=inproc src/bench/bench-kinds.sh   # the parser alone, in one JVM (KindsBench, test scope:
-#                                                # mvn -q -o test-compile first), in thread CPU time
+#   BENCH_MODE=cli src/bench/bench-kinds.sh  # end to end: `log -o json --threads 1`, a cold JVM per
+#                                            # run, median of BENCH_RUNS runs
 #
-# MB/s (10^6 bytes) is printed twice: of the whole run, and net of start-up (the median wall time of
-# the same command on a one-line log is subtracted), which is the parser's own rate. The floor
-# (BENCH_MIN_MBPS, default 200) is checked on the net rate. Exit 0 all kinds at or above the floor,
-# 1 one below it (or the command failed), 2 setup problem.
+# The floor (BENCH_MIN_MBPS, default 200 MB/s, 10^6 bytes) is issue 14's: single-threaded and warm,
+# so it is checked in the default mode. The CLI mode prints MB/s of the whole run and net of
+# start-up (the median wall time on a one-line log subtracted); that net rate still holds the JIT's
+# warm-up of a cold JVM (C1 compiles the parser during the first few hundred milliseconds), so it
+# reads lower, and it is reported, not checked. Exit 0 all kinds at or above the floor (or CLI
+# mode ran), 1 one below it (or the command failed), 2 setup problem.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -62,8 +66,10 @@ gen_kind() {
   fi
 }
 
-if [[ ${BENCH_MODE:-cli} == inproc ]]; then
-  [[ -d target/test-classes/dev ]] || die2 "target/test-classes missing: mvn -q -o test-compile"
+MODE=${BENCH_MODE:-inproc}
+[[ $MODE == inproc || $MODE == cli ]] || die2 "BENCH_MODE must be inproc or cli (got '$MODE')"
+if [[ $MODE == inproc ]]; then
+  [[ -d target/test-classes/dev ]] || die2 "target/test-classes missing: mvn -q package -DskipTests (or test-compile)"
   files=()
   for kind in $KINDS; do gen_kind "$kind"; files+=("$OUT/$kind-${SIZE_MIB}m.log"); done
   # C1 only, as the launcher runs; the best of BENCH_RUNS passes per kind
@@ -97,7 +103,6 @@ for kind in $KINDS; do
   netrate=$(echo "if ($net > 0.001) $mb / $net else 99999" | bc -l)
   grate=$(echo "$mb / $g" | bc -l)
   printf '%-14s %9.1f %9.3f %10.1f %10.1f %9.1f\n' "$kind" "$mb" "$wall" "$rate" "$netrate" "$grate" | tee -a "$OUT/summary.txt"
-  if (( $(echo "$netrate < $MIN_MBPS" | bc -l) )); then fail=1; fi
 done
-printf 'start-up (one-line log): %.3f s; floor %s MB/s net; %s runs each, median\n' "$base" "$MIN_MBPS" "$RUNS" | tee -a "$OUT/summary.txt"
+printf 'start-up (one-line log): %.3f s; net of it, the JIT warm-up included (the floor is checked warm: BENCH_MODE=inproc); %s runs each, median\n' "$base" "$RUNS" | tee -a "$OUT/summary.txt"
 exit $fail
