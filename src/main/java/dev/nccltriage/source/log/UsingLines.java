@@ -17,13 +17,13 @@ import java.util.regex.Pattern;
  * and lazy choices included; any other text is left to the expression.
  */
 final class UsingLines {
-  static final Pattern IB_USING = Pattern.compile("^NET/IB ?: Using(.*?) ?(\\[RO\\])?; ?OOB ?(.*)$");
-  static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)(.*)$");
-  static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using");
+  private static final Pattern IB_USING = Pattern.compile("^NET/IB ?: Using(.*?) ?(\\[RO\\])?; ?OOB ?(.*)$");
+  private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)(.*)$");
+  private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using");
   // one entry at a time: a repeated group, (?: \[\d+\]\S+)+, recurses once per entry in
   // java.util.regex, and a hostile line of thousands of entries overflowed the stack
-  static final Pattern SOCKET_NEXT = Pattern.compile(" \\[\\d+\\]\\S+");
-  static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
+  private static final Pattern SOCKET_NEXT = Pattern.compile(" \\[\\d+\\]\\S+");
+  private static final Pattern SOCKET_ENTRY = Pattern.compile("\\[\\d+\\](\\S+)");
   static final Pattern IPV4_IFACE = Pattern.compile("^(.+):(\\d{1,3}(?:\\.\\d{1,3}){3})(?:<\\d+>)?$");
   static final Pattern ANY_IFACE = Pattern.compile("^([^:]+)(?::(.+?))?(?:<\\d+>)?$");
 
@@ -37,9 +37,10 @@ final class UsingLines {
 
   /** IB_USING's answer for {@code msg}, or null when it does not match. */
   static IbParts ibUsing(String msg) {
-    if (plain(msg, 0, msg.length())) {
-      return ibUsingByHand(msg);
-    }
+    return plain(msg) ? ibUsingByHand(msg) : ibUsingByExpression(msg);
+  }
+
+  static IbParts ibUsingByExpression(String msg) {
     Matcher m = IB_USING.matcher(msg);
     return m.lookingAt() ? new IbParts(m.group(1), m.group(2) != null, m.group(3)) : null;
   }
@@ -80,9 +81,10 @@ final class UsingLines {
    * (BOOTSTRAP's first group, then SOCKET_ENTRY's in the rest), or null when it is not that line.
    */
   static List<String> bootstrap(String msg) {
-    if (plain(msg, 0, msg.length())) {
-      return bootstrapByHand(msg);
-    }
+    return plain(msg) ? bootstrapByHand(msg) : bootstrapByExpression(msg);
+  }
+
+  static List<String> bootstrapByExpression(String msg) {
     Matcher m = BOOTSTRAP.matcher(msg);
     if (!m.lookingAt()) {
       return null;
@@ -119,9 +121,10 @@ final class UsingLines {
 
   /** The interfaces' texts of "NET/Socket : Using [0]if:addr<port> ...", or null if not that line. */
   static List<String> socket(String msg) {
-    if (plain(msg, 0, msg.length())) {
-      return socketByHand(msg);
-    }
+    return plain(msg) ? socketByHand(msg) : socketByExpression(msg);
+  }
+
+  static List<String> socketByExpression(String msg) {
     Matcher m = SOCKET_USING.matcher(msg);
     if (!m.lookingAt()) {
       return null;
@@ -168,11 +171,7 @@ final class UsingLines {
 
   /** IPV4_IFACE's groups for an interface text, or null when it does not match. */
   static IfaceParts ipv4(String s) {
-    if (plain(s, 0, s.length())) {
-      return ipv4ByHand(s);
-    }
-    Matcher m = IPV4_IFACE.matcher(s);
-    return m.find() ? new IfaceParts(m.group(1), m.group(2)) : null;
+    return plain(s) ? ipv4ByHand(s) : ifaceByExpression(IPV4_IFACE, s);
   }
 
   static IfaceParts ipv4ByHand(String s) {
@@ -184,10 +183,12 @@ final class UsingLines {
 
   /** ANY_IFACE's groups for an interface text, or null when it does not match. */
   static IfaceParts anyIface(String s) {
-    if (plain(s, 0, s.length())) {
-      return anyIfaceByHand(s);
-    }
-    Matcher m = ANY_IFACE.matcher(s);
+    return plain(s) ? anyIfaceByHand(s) : ifaceByExpression(ANY_IFACE, s);
+  }
+
+  /** IPV4_IFACE's or ANY_IFACE's groups, or null when it does not match. */
+  static IfaceParts ifaceByExpression(Pattern p, String s) {
+    Matcher m = p.matcher(s);
     return m.find() ? new IfaceParts(m.group(1), m.group(2)) : null;
   }
 
@@ -282,8 +283,8 @@ final class UsingLines {
   }
 
   /** Printable ASCII only: no line terminator and no white space but the space. */
-  static boolean plain(String s, int from, int to) {
-    for (int i = from; i < to; i++) {
+  static boolean plain(String s) {
+    for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c < ' ' || c > '~') {
         return false;
