@@ -248,9 +248,10 @@ public final class TextReport {
 
   // NCCL's whole envelope, host:pid:tid [dev] (file:line )((function) )NCCL INFO|WARN (spec 1.3; the
   // level alone before 2.3), its leftmost start: a time of day before it ("Dec 03 05:00:00 node
-  // python3[1000]: " from journald) has the host:pid:tid shape but not the rest of it
+  // python3[1000]: " from journald) has the host:pid:tid shape but not the rest of it, and one
+  // right before a line without NCCL's prefix ("05:00:00 [1] NCCL INFO") is no host (as Prefix reads it)
   private static final java.util.regex.Pattern ENVELOPE = java.util.regex.Pattern.compile(
-      "(?:.*?[^A-Za-z0-9._-])??([A-Za-z0-9._-]+):\\d+:\\d+ (?:\\[-?\\d+\\] )?(?:\\S+:\\d+ )?(?:\\([^)]*\\) )?"
+      "(?:.*?[^A-Za-z0-9._-])??(?!\\d\\d:\\d\\d:\\d\\d )([A-Za-z0-9._-]+):\\d+:\\d+ (?:\\[-?\\d+\\] )?(?:\\S+:\\d+ )?(?:\\([^)]*\\) )?"
           + "(?:NCCL )?(?:INFO|WARN) (.*)");
 
   /** For people: "host: message" instead of the whole prefix; JSON keeps the line as read. */

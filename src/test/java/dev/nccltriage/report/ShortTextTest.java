@@ -23,6 +23,9 @@ class ShortTextTest {
       // no envelope: the line as it is
       "Dec 03 05:00:00 gpu-1 kernel: NVRM: Xid 79 => Dec 03 05:00:00 gpu-1 kernel: NVRM: Xid 79",
       "[0] NCCL INFO Using network IB => [0] NCCL INFO Using network IB",
+      // a time of day right before a line that lost NCCL's prefix is no host
+      "Dec  3 05:00:00 [1] NCCL INFO Using network IB => Dec  3 05:00:00 [1] NCCL INFO Using network IB",
+      "n1:10:15 [0] NCCL INFO Using network IB => n1: Using network IB",
   })
   void showsTheEnvelopesHostAndTheMessage(String line, String shown) {
     assertThat(TextReport.shortText(line)).isEqualTo(shown);
