@@ -328,11 +328,27 @@ class HostInit:
         return line
 
 
+class UnknownWrapper:
+    """Lines of the other kinds (half of them channel lines, as in a real log) behind a wrapper no
+    table knows that changes from line to line: the seconds since a start, as `ts -s`, dmesg or a
+    logger's elapsed-time column print them. Each thread's prefix is new to a cache keyed from the
+    line's start on every line."""
+
+    MIX = [k_channel] * 5 + [k_ring, k_warn, k_unwind, k_env, k_app]
+
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self, rnd, pf):
+        self.n += 1
+        return f"[{self.n / 2000:12.6f}] " + rnd.choice(self.MIX)(rnd, pf)
+
+
 KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
     "warn": k_warn, "warn-storm": k_warn_storm, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib,
     "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "many-hosts": k_hosts,
-    "host-init": None,
+    "host-init": None, "unknown-wrapper": None,
     "long-lines": None, "nul-tail": None,
 }
 
@@ -386,6 +402,8 @@ def main():
                 out.write(block)
         elif a.kind == "host-init":
             write_lines(out, HostInit(), rnd, pf, size)
+        elif a.kind == "unknown-wrapper":
+            write_lines(out, UnknownWrapper(), rnd, pf, size)
         else:
             write_lines(out, KINDS[a.kind], rnd, pf, size)
     return 0

@@ -79,6 +79,13 @@ class WrappedLogsTest {
     assertThat(facts(Logs.parse(each(text, "2026-05-01T10:00:00.123Z\t", "")))).as("Loki's export").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "2026-05-01 10:15:30\t", "")))).as("a time of day and a tab")
         .isEqualTo(plain);
+    // what no table knows; a bare message ("Last error:"'s) is read as far into its line as the
+    // wrapper reached on the NCCL lines before it
+    assertThat(facts(Logs.parse(each(text, "trainer-0 pytorch ", "")))).as("stern").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "worker-1: ", "")))).as("pdsh").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "logs/rank0.log:", "")))).as("grep -H").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "INFO: ", "")))).as("a logger's level").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "[10:00:00] ", "")))).as("a time of day in brackets").isEqualTo(plain);
   }
 
   /**
@@ -112,6 +119,27 @@ class WrappedLogsTest {
         n % 60, n) + sender)))).as("journalctl -o short-precise").isEqualTo(plain);
     assertThat(facts(Logs.parse(numbered(text, n -> String.format("2026-05-01T10:%02d:%02d+0000 ", n / 60 % 60, n % 60)
         + sender)))).as("journalctl -o short-iso").isEqualTo(plain);
+  }
+
+  /**
+   * What no table knows and changes from line to line: grep's line numbers (alone and after the
+   * file name), cat -n's column, the kernel's seconds since boot, seconds since the epoch, a
+   * logger's time of day with milliseconds. The prefix cache finds a thread's lines past them.
+   */
+  @ParameterizedTest
+  @MethodSource("logs")
+  void anUnknownWrapperThatChangesFromLineToLineChangesNoFact(Path log) throws Exception {
+    String text = Files.readString(log);
+    List<Object> plain = facts(Logs.parse(text));
+    assertThat(facts(Logs.parse(numbered(text, n -> n + ":")))).as("grep -n").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> "logs/rank0.log:" + n + ":")))).as("grep -Hn").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("%6d\t", n))))).as("cat -n").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("[%12.6f] ", n / 1000.0))))).as("dmesg's time")
+        .isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("%d.%06d ", 1714550400 + n / 100, n * 7919 % 1000000)))))
+        .as("epoch seconds").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("[10:%02d:%02d.%03d] ", n / 60 % 60, n % 60, n % 1000)))))
+        .as("a time of day with milliseconds").isEqualTo(plain);
   }
 
   private static String ncclStamped(String log, String before, String fraction) {

@@ -38,7 +38,8 @@ final class LogParser implements LineSink {
   private byte[] hintBuf;
   private int hintStart;
   private int hintSlot;
-  private int hintKey; // where the cached prefix starts: after a leading timestamp
+  private int hintKey; // where the line starts after its wrappers (a leading timestamp)
+  private int hintFoundAt; // where the cached prefix starts: there, or past a wrapper nobody knows
   private byte[] lastPrefix = new byte[128];
   private int lastPrefixLength = -1;
   private ProcessState lastProcess;
@@ -135,11 +136,12 @@ final class LogParser implements LineSink {
     hintStart = s;
     hintSlot = hit;
     hintKey = k;
+    hintFoundAt = foundAt;
     if (hit < 0 || prefixes.warn(hit)) {
       return -1;
     }
     ChannelParser channels = messages.channels;
-    int nl = channels.line(b, k + prefixes.length(hit), limit);
+    int nl = channels.line(b, foundAt + prefixes.length(hit), limit);
     if (nl < 0) {
       return -1;
     }
@@ -152,9 +154,21 @@ final class LogParser implements LineSink {
     return nl;
   }
 
-  /** The cache slot of the line at s: the last line's thread first, then the table; -1 if none. */
+  /**
+   * The cache slot of the line at s: the last line's thread first, then the table, then past a
+   * wrapper nobody knows ({@link #skewed}); -1 if none. Where the cached prefix starts: {@link
+   * #foundAt}.
+   */
   private int cachedSlot(byte[] b, int s, int e) {
+    foundAt = s;
+    if (skewFirst) { // the last line was found that way
+      int hit = skewed(b, s, e);
+      if (hit >= 0) {
+        return hit;
+      }
+    }
     if (lastSlot >= 0 && prefixes.matches(lastSlot, b, s, e)) {
+      skewFirst = false;
       return lastSlot;
     }
     if (skipLookups > 0) {
@@ -162,6 +176,11 @@ final class LogParser implements LineSink {
       return -1;
     }
     int hit = prefixes.find(b, s, e);
+    if (hit >= 0) {
+      skewFirst = false;
+    } else if (varying && !skewFirst) {
+      hit = skewed(b, s, e);
+    }
     if (hit >= 0) {
       misses = 0;
     } else if (++misses == MISSES_BEFORE_SKIPPING) {
@@ -173,6 +192,61 @@ final class LogParser implements LineSink {
     }
     return hit;
   }
+
+  /**
+   * The slot of the line's prefix after the wrapper of the last lines that no table knows (a
+   * line number from {@code grep -n}, a logger's time of day or seconds, a timestamp of a format
+   * of its own): such a wrapper can change from line to line, so those lines' prefixes are kept
+   * from the host on ({@link #process}), and looked for as far into the line as the last such
+   * wrappers reached (two lengths: a digit more, a name longer). -1 if none, or if the bytes
+   * skipped are no wrapper ({@link #notAWrapper}).
+   */
+  private int skewed(byte[] b, int s, int e) {
+    int hit = skewedAt(b, s, s + skew, e);
+    if (hit < 0 && otherSkew > 0 && (hit = skewedAt(b, s, s + otherSkew, e)) >= 0) {
+      int t = skew;
+      skew = otherSkew;
+      otherSkew = t;
+    }
+    skewFirst = hit >= 0;
+    return hit;
+  }
+
+  private int skewedAt(byte[] b, int s, int at, int e) {
+    if (at >= e) {
+      return -1;
+    }
+    int hit = lastSlot >= 0 && prefixes.matches(lastSlot, b, at, e) ? lastSlot : prefixes.findFromHost(b, at, e);
+    if (hit >= 0 && !notAWrapper(b, s, at, e)) {
+      foundAt = at;
+      return hit;
+    }
+    return -1;
+  }
+
+  /**
+   * Whether the bytes skipped, [s, to), are not a wrapper: a control byte other than a tab (the
+   * line ended there, for {@link #lineAt} reads past a line's end; or an ANSI colour, which the
+   * line-by-line path strips first), or the start of a level token ("NCCL INFO|WARN", or before
+   * 2.3 "] INFO|WARN "), which the line-by-line path would take as the line's first record.
+   */
+  private static boolean notAWrapper(byte[] b, int s, int to, int e) {
+    for (int i = s; i < to; i++) {
+      byte c = b[i];
+      if (c < 0x20 && c != '\t'
+          || c == 'N' && startsWith(b, i, e, NCCL) && (startsWith(b, i + 5, e, INFO) || startsWith(b, i + 5, e, WARN))
+          || c == ']' && (startsWith(b, i, e, OLD_INFO) || startsWith(b, i, e, OLD_WARN))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private int foundAt; // where cachedSlot's prefix starts
+  private int skew; // how far past the known wrappers the last NCCL line's unknown one ended; 0: none
+  private int otherSkew; // the length before, if another
+  private boolean varying; // a process's such wrapper changed from one line to another
+  private boolean skewFirst; // the last line was found past such a wrapper: look there first
 
   private static final int MISSES_BEFORE_SKIPPING = 64;
   private static final int LOOKUPS_SKIPPED = 448;
@@ -187,10 +261,14 @@ final class LogParser implements LineSink {
       // lineAt looked this line's prefix up already (-1: not cached)
       hintBuf = null;
       k = hintKey;
-      hit = hintSlot >= 0 && e - k > prefixes.length(hintSlot) ? hintSlot : -1;
+      if (hintSlot >= 0 && e - hintFoundAt > prefixes.length(hintSlot)) {
+        hit = hintSlot;
+        k = hintFoundAt;
+      }
     } else if (!glued) {
       k = Envelope.afterWrappers(b, s, e);
       hit = cachedSlot(b, k, e);
+      k = hit >= 0 ? foundAt : k;
     }
     if (hit >= 0) {
       // a thread seen before
@@ -240,11 +318,25 @@ final class LogParser implements LineSink {
     // WARN's text): try the message families directly, after a timestamp as on any other line.
     int m = k < e && b[k] == ' ' ? Envelope.afterLabel(b, k, e) : k; // srun's label, padded
     m = Envelope.afterQuoting(b, m, e); // and a paste's quoting, a table's time column
-    if (m < e && messages.parse(null, b, m, e)) {
+    if (m < e && messages.parse(null, b, m, e) || !glued && bareAfterSkew(b, k, m, e)) {
       acc.ncclLines++;
       return true;
     }
     return false;
+  }
+
+  /**
+   * A bare message after the wrapper that no table knows and that NCCL's lines around it had (a
+   * line number, a logger's time or level, a launcher's host name): as far into the line as that
+   * wrapper reached on them.
+   */
+  private boolean bareAfterSkew(byte[] b, int k, int tried, int e) {
+    // (any such wrapper, changing or not)
+    return skew > 0 && bareAt(b, k, k + skew, tried, e) || otherSkew > 0 && bareAt(b, k, k + otherSkew, tried, e);
+  }
+
+  private boolean bareAt(byte[] b, int k, int at, int tried, int e) {
+    return at < e && at != tried && !notAWrapper(b, k, at, e) && messages.parse(null, b, at, e);
   }
 
   /**
@@ -299,6 +391,38 @@ final class LogParser implements LineSink {
       gluedAt = msgEnd;
     }
     return true;
+  }
+
+  /**
+   * Notes what stands between the known wrappers and the host of a line whose prefix is parsed,
+   * [k, host): how long it is (for bare messages after it, and for lookups past it), and whether
+   * it changed from one of the process's lines to another. Returns whether the process's prefixes
+   * are kept from the host on: a wrapper that changes from line to line (a line number, a time of
+   * day of a format of its own) would make every line of a thread a new prefix; one that does not
+   * (a launcher's host name) stays part of the key, where the first lookup finds it.
+   */
+  private boolean unknownWrapper(byte[] b, int k, int host, ProcessState proc) {
+    if (host == k) {
+      skew = 0;
+      otherSkew = 0;
+      return false;
+    }
+    int n = host - k;
+    if (n != skew) {
+      otherSkew = skew;
+      skew = n;
+    }
+    if (!proc.wrapperVaries) {
+      int h = n;
+      for (int i = k; i < host; i++) {
+        h = 31 * h + b[i];
+      }
+      h = h == 0 ? 1 : h;
+      proc.wrapperVaries = proc.wrapper != 0 && proc.wrapper != h;
+      proc.wrapper = h;
+      varying |= proc.wrapperVaries;
+    }
+    return proc.wrapperVaries;
   }
 
   /** Whether [lvl, msg) is a level token: "NCCL INFO ", "NCCL WARN ", or before 2.3 "INFO ", "WARN ". */
@@ -364,9 +488,19 @@ final class LogParser implements LineSink {
       // rank; and before 2.3, "INFO " and "WARN " (a cached prefix's level is read only by isWarn).
       // After the wrappers (a timestamp, a launcher's tag), from where lookups start: the lines
       // of a thread are found again from there (the host name is read back to the space before
-      // it, as at a line's start); what stands between the wrappers and the host is matched too.
+      // it, as at a line's start). Bytes no table knows between the wrappers and the host are
+      // matched too, unless they change from line to line (a line number, a time of day of a
+      // format of its own): then the prefix is kept from the host on, and looked for that far
+      // into the next lines (unknownWrapper, skewed).
       int from = k > s && prefix.start >= k ? k : s;
-      lastSlot = isLevel(b, lvl, msg) ? prefixes.put(b, from, lvl, msg - from, proc, isWarn(b, lvl, msg)) : -1;
+      boolean fromHost = from == k && prefix.hostStart >= 0 && unknownWrapper(b, k, prefix.start, proc);
+      if (!isLevel(b, lvl, msg)) {
+        lastSlot = -1;
+      } else if (fromHost) {
+        lastSlot = prefixes.putFromHost(b, prefix.start, lvl, msg - prefix.start, proc, isWarn(b, lvl, msg));
+      } else {
+        lastSlot = prefixes.put(b, from, lvl, msg - from, proc, isWarn(b, lvl, msg));
+      }
     }
     return proc;
   }

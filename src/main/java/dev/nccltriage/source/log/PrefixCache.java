@@ -25,10 +25,10 @@ final class PrefixCache {
   private final ProcessState[] processes = new ProcessState[1 << BITS];
   private final boolean[] warns = new boolean[1 << BITS]; // the prefix ends in "WARN ": no channel line
   private int keyEnd; // bytes of a line the key covers: set by the first put, 0 before
+  private int hostKeyEnd; // the same for prefixes kept from the host on (putFromHost)
   private int lastPut = -1;
 
-  private int slot(byte[] b, int s, int e) {
-    int k = keyEnd;
+  private static int slot(byte[] b, int s, int e, int k) {
     if (k == 0 || e - s < k) {
       return -1;
     }
@@ -40,7 +40,19 @@ final class PrefixCache {
 
   /** The slot whose prefix [s, e) starts with (and has a message after), or -1. */
   int find(byte[] b, int s, int e) {
-    int i = slot(b, s, e);
+    return find(b, s, e, keyEnd);
+  }
+
+  /**
+   * As {@link #find}, among the prefixes kept from the host on ({@link #putFromHost}): s is where
+   * a host would start, past a wrapper that changes from line to line.
+   */
+  int findFromHost(byte[] b, int s, int e) {
+    return find(b, s, e, hostKeyEnd);
+  }
+
+  private int find(byte[] b, int s, int e, int keyEnd) {
+    int i = slot(b, s, e, keyEnd);
     if (i < 0) {
       return -1;
     }
@@ -58,6 +70,7 @@ final class PrefixCache {
     java.util.Arrays.fill(lengths, 0);
     java.util.Arrays.fill(processes, null);
     keyEnd = 0;
+    hostKeyEnd = 0;
     lastPut = -1;
   }
 
@@ -82,7 +95,23 @@ final class PrefixCache {
     if (keyEnd == 0 && at - s >= 16) {
       keyEnd = at - s;
     }
-    int i = n > MAX_PREFIX ? -1 : slot(b, s, s + n);
+    return put(b, s, n, p, warn, keyEnd);
+  }
+
+  /**
+   * As {@link #put}, for a prefix that starts at its host (found by {@link #findFromHost}): its
+   * key spans as much of it as the first such prefix had before "NCCL", which the key of lines
+   * with their wrappers would overrun.
+   */
+  int putFromHost(byte[] b, int s, int at, int n, ProcessState p, boolean warn) {
+    if (hostKeyEnd == 0 && at - s >= 16) {
+      hostKeyEnd = at - s;
+    }
+    return put(b, s, n, p, warn, hostKeyEnd);
+  }
+
+  private int put(byte[] b, int s, int n, ProcessState p, boolean warn, int keyEnd) {
+    int i = n > MAX_PREFIX ? -1 : slot(b, s, s + n, keyEnd);
     if (i >= 0) {
       // the free way, else the one not put last (the other holds the pair's newer prefix)
       if (lengths[i] != 0 && (lengths[i ^ 1] == 0 || lastPut == i)) {

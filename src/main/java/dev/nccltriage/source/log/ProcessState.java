@@ -19,6 +19,10 @@ final class ProcessState {
   boolean many;
 
   long devices; // cudaDev bits seen in prefixes
+  // what no table knows before its lines' host (LogParser): a hash of the last one (0: none), and
+  // whether it changed from one of its lines to another
+  int wrapper;
+  boolean wrapperVaries;
   int rankMin = Integer.MAX_VALUE;
   int rankMax = -1;
   int nRanks = -1;

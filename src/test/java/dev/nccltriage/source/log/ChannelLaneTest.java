@@ -144,12 +144,29 @@ class ChannelLaneTest {
     assertThat(linesLeftToTheLineByLinePath(wrapper)).isEqualTo(1);
   }
 
+  /**
+   * A wrapper no table knows that changes from line to line (grep -n's line number, cat -n's
+   * column, a time with milliseconds): the lines are found past it, at the cost of a line on the
+   * line-by-line path to notice that it changes and one for each new length of it (here up to
+   * three digits). {@code %d}: the line's number.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"%d:", "logs/rank0.log:%d:", "%6d\t", "[10:00:%02d.%<03d] ", "1714550400.%06d "})
+  void theLaneTakesTheLinesOfAThreadPastAWrapperThatChanges(String wrapper) throws IOException {
+    assertThat(linesLeftToTheLineByLinePath(wrapper, 200)).isBetween(1, 4);
+  }
+
   private static int linesLeftToTheLineByLinePath(String wrapper) throws IOException {
+    return linesLeftToTheLineByLinePath(wrapper, 60);
+  }
+
+  private static int linesLeftToTheLineByLinePath(String wrapper, int period) throws IOException {
     StringBuilder log = new StringBuilder();
     for (int i = 0; i < 100; i++) {
-      String w = String.format(wrapper, i % 60);
-      log.append(w).append("node-01:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n");
-      log.append(w).append("node-01:100:100 [0] NCCL INFO Channel 01/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n");
+      log.append(String.format(wrapper, 2 * i % period))
+          .append("node-01:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n");
+      log.append(String.format(wrapper, (2 * i + 1) % period))
+          .append("node-01:100:100 [0] NCCL INFO Channel 01/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n");
     }
     LogAccumulator acc = new LogAccumulator();
     LogParser parser = new LogParser(acc, "x.log");

@@ -60,4 +60,26 @@ class PrefixCacheTest {
     assertThat(find("node-021:57856:57856 [6] NCCL INFO ")).as("nothing after the prefix").isNegative();
     assertThat(find("node-021:57856:57856 [6] NCCL INFO Channel 00/0")).isNotNegative();
   }
+
+  /**
+   * The key of a line's prefix spans as many bytes as the first one put had before "NCCL", its
+   * wrapper included: a prefix kept from its host on (the wrapper changes from line to line) is
+   * shorter, and has a key of its own.
+   */
+  @Test
+  void aPrefixKeptFromItsHostIsFoundThereAfterLongerOnes() {
+    put("[pod/trainer-worker-0/pytorch] node-021:57856:57856 [6] NCCL INFO x");
+    String line = "12345:node-021:57856:57856 [6] NCCL INFO Channel 00/0";
+    byte[] b = line(line);
+    int host = line.indexOf("node-021");
+    int at = line.indexOf("NCCL ");
+    assertThat(cache.put(b, host, at, at + "NCCL INFO ".length() - host, proc, false)).as("too short for that key")
+        .isNegative();
+
+    int slot = cache.putFromHost(b, host, at, at + "NCCL INFO ".length() - host, proc, false);
+    assertThat(slot).isNotNegative();
+    byte[] next = line("12346:node-021:57856:57856 [6] NCCL INFO Channel 01/0");
+    assertThat(cache.findFromHost(next, host, next.length)).isEqualTo(slot);
+    assertThat(cache.findFromHost(next, host + 1, next.length)).as("a byte further").isNegative();
+  }
 }
