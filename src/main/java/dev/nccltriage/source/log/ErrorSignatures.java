@@ -113,7 +113,7 @@ final class ErrorSignatures {
     if ((has & GuardWords.ASYNC) != 0 && (m = all ? found(ASYNC.matcher(msg)) : asyncAt(msg)) != null) {
       return Outcome.error(ErrorKind.ASYNC_EVENT, m.group(1).strip(), null);
     }
-    if ((has & GuardWords.GID) != 0 && hasGidFailure(msg)) {
+    if ((has & GuardWords.GID) != 0 && (has & GuardWords.FAILURE) != 0 && hasGidFailure(msg)) {
       return Outcome.error(ErrorKind.GID, null, null);
     }
     if ((all || (msg.startsWith("Failed to open ") || msg.startsWith("Count not open "))) && (m = LIBIBVERBS.matcher(msg)).lookingAt()) {

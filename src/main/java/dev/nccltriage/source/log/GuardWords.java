@@ -18,21 +18,45 @@ final class GuardWords {
   static final int ARROW = 1 << 7;
   static final int ONNECT = 1 << 8;
   static final int REMOTE_EXITED = 1 << 9;
+  /** "fail", "unable", "not found", "invalid" or "no valid" in any case: what a GID failure needs besides "gid". */
+  static final int FAILURE = 1 << 10;
 
   private static final String[] WORDS = {
     "Call to ibv_", "Unable to", "No IP interface found", "Got completion ", "async ", "gid", "interface found",
-    " -> ", "onnect", "remote process exited"
+    " -> ", "onnect", "remote process exited", "fail" // (FAILURE: in STARTING by hand, in any case)
   };
   private static final byte[][] BYTES = new byte[WORDS.length][];
-  /** The words that may start at a byte: a bit per word (gid under both cases). */
-  private static final int[] STARTING = new int[256];
+  /**
+   * The words that may start at a pair of ASCII bytes, a bit per word ("gid" in any case), indexed
+   * by the two bytes' seven bits each: one lookup a byte, where a table of first bytes alone sent
+   * every space, 'a', 'i', 'o' and 'r' of a text to a comparison.
+   */
+  private static final int[] STARTING = new int[1 << 14];
 
   static {
     for (int w = 0; w < WORDS.length; w++) {
       BYTES[w] = Bytes.ascii(WORDS[w]);
-      STARTING[BYTES[w][0] & 0xFF] |= 1 << w;
+      STARTING[BYTES[w][0] << 7 | BYTES[w][1]] |= 1 << w;
     }
-    STARTING['G'] |= GID;
+    for (char g : new char[] {'g', 'G'}) {
+      STARTING[g << 7 | 'i'] |= GID;
+      STARTING[g << 7 | 'I'] |= GID;
+    }
+    for (String f : new String[] {"fa", "un", "in", "no"}) {
+      for (int c : new int[] {f.charAt(0), f.charAt(0) & ~0x20}) {
+        STARTING[c << 7 | f.charAt(1)] |= FAILURE;
+        STARTING[c << 7 | (f.charAt(1) & ~0x20)] |= FAILURE;
+      }
+    }
+  }
+
+  /** The word of a bit, by a de Bruijn product (Integer.numberOfTrailingZeros is no C1 intrinsic on Java 17). */
+  private static final int[] WORD_OF_BIT = new int[32];
+
+  static {
+    for (int w = 0; w < 32; w++) {
+      WORD_OF_BIT[((1 << w) * 0x077CB531) >>> 27] = w;
+    }
   }
 
   private GuardWords() {}
@@ -51,18 +75,68 @@ final class GuardWords {
    */
   static int of(byte[] s, int from, int to) {
     int found = 0;
-    for (int i = from; i < to; i++) {
-      int may = STARTING[s[i] & 0xFF] & ~found;
-      while (may != 0) {
-        int w = Integer.numberOfTrailingZeros(may);
-        may &= may - 1;
-        // the second byte first: most letters start a word somewhere, few go on as one
-        if (w == 5 ? isGid(s, i, to) : i + 1 < to && s[i + 1] == BYTES[w][1] && Bytes.startsWith(s, i, to, BYTES[w])) {
-          found |= 1 << w;
-        }
+    int c = from < to ? s[from] & 0x7F : 0;
+    for (int i = from; i + 1 < to; i++) {
+      // a byte of a multi-byte character (its low seven bits) may pick a word: the comparison
+      // below, with the bytes themselves, rejects it
+      int d = s[i + 1] & 0x7F;
+      int may = STARTING[c << 7 | d];
+      c = d;
+      if (may != 0 && (may &= ~found) != 0) {
+        found |= found(s, i, to, may);
       }
     }
     return found;
+  }
+
+  /** Which of the words {@code may} start at s[i]. */
+  private static int found(byte[] s, int i, int to, int may) {
+    int found = 0;
+    while (may != 0) {
+      int bit = may & -may;
+      may &= may - 1;
+      int w = WORD_OF_BIT[(bit * 0x077CB531) >>> 27];
+      if (w == 5 ? isGid(s, i, to) : w == 10 ? isFailure(s, i, to) : Bytes.startsWith(s, i, to, BYTES[w])) {
+        found |= bit;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Whether s[from, to) holds "fail", "unable", "not found", "invalid" or "no valid" in any ASCII
+   * case (as the (?i) of ErrorSignatures' GID expressions, without UNICODE_CASE, reads them): the
+   * words a GID failure needs besides "gid". Asked only of texts that hold "gid".
+   */
+  /** Whether one of the {@link #FAILURE} words, in any ASCII case, starts at s[i]. */
+  private static boolean isFailure(byte[] s, int i, int to) {
+    return switch (s[i] | 0x20) {
+      case 'f' -> anyCase(s, i, to, FAIL);
+      case 'u' -> anyCase(s, i, to, UNABLE);
+      case 'i' -> anyCase(s, i, to, INVALID);
+      case 'n' -> anyCase(s, i, to, NOT_FOUND) || anyCase(s, i, to, NO_VALID);
+      default -> false;
+    };
+  }
+
+  private static final byte[] FAIL = Bytes.ascii("fail");
+  private static final byte[] UNABLE = Bytes.ascii("unable");
+  private static final byte[] INVALID = Bytes.ascii("invalid");
+  private static final byte[] NOT_FOUND = Bytes.ascii("not found");
+  private static final byte[] NO_VALID = Bytes.ascii("no valid");
+
+  /** Whether s[i, to) starts with the lower-case word w, each ASCII letter in either case. */
+  private static boolean anyCase(byte[] s, int i, int to, byte[] w) {
+    if (to - i < w.length) {
+      return false;
+    }
+    for (int j = 0; j < w.length; j++) {
+      byte c = s[i + j];
+      if (c != w[j] && !(w[j] >= 'a' && w[j] <= 'z' && c == (w[j] & ~0x20))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isGid(byte[] s, int i, int to) {

@@ -373,7 +373,9 @@ final class LogParser implements LineSink {
     int end = Bytes.trimEnd(b, msg, e);
     int text = MessageTexts.UNKNOWN;
     if (end > msg && end - msg <= MessageTexts.MAX_TEXT) {
-      text = warn || RareMessages.mayMatch(b, msg, end) ? texts.find(b, msg, end) : MessageTexts.NOT_RARE;
+      text = warn ? texts.find(b, msg, end)
+          : !RareMessages.mayMatch(b, msg, end) ? MessageTexts.NOT_RARE
+          : IbConnectionLines.is(b, msg, end) ? MessageTexts.IB_CONNECTION : texts.find(b, msg, end);
     }
     int next = (texts.flags(text) & MessageTexts.PLAIN) != 0 ? -1 : gluedRecord(b, msg, e);
     int msgEnd = e;

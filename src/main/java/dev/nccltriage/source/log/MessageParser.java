@@ -120,6 +120,11 @@ final class MessageParser {
           return comm(p, b, m, e);
         }
         break;
+      case 'N':
+        if (text == MessageTexts.IB_CONNECTION || text == MessageTexts.UNKNOWN && IbConnectionLines.is(b, m, e)) {
+          return IbConnectionLines.apply(p(p)); // a new queue pair number on every line: not a text to keep
+        }
+        break;
       case 'r':
         if (startsWith(b, m, e, OLD_RANK) && Bytes.indexOfSpaced(b, m, e, NRANKS) > 0) {
           ProcessState q = p(p);

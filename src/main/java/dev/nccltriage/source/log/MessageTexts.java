@@ -23,6 +23,11 @@ final class MessageTexts {
   static final int UNKNOWN = -2;
   /** A slot argument meaning "not looked up: the caller found that no rare family starts it". */
   static final int NOT_RARE = -3;
+  /**
+   * A slot argument meaning "not looked up: the caller found it a queue pair's line" ({@link
+   * IbConnectionLines}, a new text on every line).
+   */
+  static final int IB_CONNECTION = -4;
   /** {@link #flags}: the text holds no second "NCCL INFO|WARN" envelope (checked once). */
   static final int PLAIN = 1;
   /** {@link #flags}: the tests after the first-byte families were run on this text. */
