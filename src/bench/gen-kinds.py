@@ -239,6 +239,27 @@ def k_netofi(rnd, pf):
     ])
 
 
+def k_netib_qp(rnd, pf):
+    """NCCL_DEBUG_SUBSYS=NET (or ALL): the IB transport's line per queue pair, each with a queue
+    pair number of its own; the shapes of 2.4-2.18 and of 2.19+ (IB and RoCE), and their set_ece."""
+    host, pid, tids, dev, rank = p = pf.pick()
+    qpn = rnd.randrange(100, 1 << 20)
+    r = rnd.random()
+    if r < 0.15:
+        return f"{pf.info(p)}NET/IB: Dev {dev} Port 1 qpn {qpn} mtu 5 LID {rnd.randrange(1, 2000)}"
+    if r < 0.3:
+        return f"{pf.info(p)}NET/IB: Dev {dev} Port 1 qpn {qpn} mtu 5 GID 3 (0/{rnd.randrange(1 << 32):X}FFFF0000)"
+    if r < 0.55:
+        return (f"{pf.info(p)}NET/IB: NCCL Dev {dev} IbDev {dev} Port 1 qpn {qpn} mtu 5 LID {rnd.randrange(1, 2000)} "
+                f"subnet-prefix 18338657682652659712 FLID 0 fifoRkey=0x{rnd.randrange(1 << 24):x} fifoLkey=0x{rnd.randrange(1 << 24):x}")
+    if r < 0.85:
+        return (f"{pf.info(p)}NET/IB: NCCL Dev {dev} IbDev {dev} Port 1 qpn {qpn} mtu 5 query_ece={{supported=1, "
+                f"vendor_id=0x2c9, options=0x30000002, comp_mask=0x0}} GID 3 (0/{rnd.randrange(1 << 32):x}FFFF0000) "
+                f"fifoRkey=0x{rnd.randrange(1 << 24):x} fifoLkey=0x{rnd.randrange(1 << 24):x}")
+    return (f"{pf.info(p)}NET/IB: IbDev {dev} Port 1 qpn {qpn} set_ece={{supported=1, vendor_id=0x2c9, "
+            f"options=0x30000002, comp_mask=0x0}}")
+
+
 def k_app(rnd, pf):
     r = rnd.random()
     ts = f"2026-05-01 10:{rnd.randrange(60):02d}:{rnd.randrange(60):02d},{rnd.randrange(1000):03d}"
@@ -346,7 +367,7 @@ class UnknownWrapper:
 
 KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
-    "warn": k_warn, "warn-storm": k_warn_storm, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib,
+    "warn": k_warn, "warn-storm": k_warn_storm, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
     "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "many-hosts": k_hosts,
     "host-init": None, "unknown-wrapper": None,
     "long-lines": None, "nul-tail": None,
