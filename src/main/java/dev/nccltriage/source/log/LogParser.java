@@ -33,6 +33,7 @@ final class LogParser implements LineSink {
   private final AnsiStrip ansi = new AnsiStrip();
   private final JsonLogLine json = new JsonLogLine();
   private final PrefixCache prefixes;
+  private final UnknownWrappers wrappers;
   private int lastSlot = -1; // the cache slot of the last line, checked first
   // what lineAt found for the line starting at hintStart in hintBuf (null: nothing)
   private byte[] hintBuf;
@@ -54,6 +55,7 @@ final class LogParser implements LineSink {
   LogParser(LogAccumulator acc, String source, PrefixCache prefixes) {
     prefixes.clear();
     this.prefixes = prefixes;
+    this.wrappers = new UnknownWrappers(prefixes);
     this.acc = acc;
     this.slot.source = source;
     this.messages = new MessageParser(acc, slot);
@@ -156,19 +158,20 @@ final class LogParser implements LineSink {
 
   /**
    * The cache slot of the line at s: the last line's thread first, then the table, then past a
-   * wrapper nobody knows ({@link #skewed}); -1 if none. Where the cached prefix starts: {@link
-   * #foundAt}.
+   * wrapper nobody knows ({@link UnknownWrappers#find}); -1 if none. Where the cached prefix
+   * starts: {@link #foundAt}.
    */
   private int cachedSlot(byte[] b, int s, int e) {
     foundAt = s;
-    if (skewFirst) { // the last line was found that way
-      int hit = skewed(b, s, e);
+    if (wrappers.first) { // the last line was found that way
+      int hit = wrappers.find(b, s, e, lastSlot);
       if (hit >= 0) {
+        foundAt = wrappers.foundAt;
         return hit;
       }
     }
     if (lastSlot >= 0 && prefixes.matches(lastSlot, b, s, e)) {
-      skewFirst = false;
+      wrappers.first = false;
       return lastSlot;
     }
     if (skipLookups > 0) {
@@ -177,9 +180,9 @@ final class LogParser implements LineSink {
     }
     int hit = prefixes.find(b, s, e);
     if (hit >= 0) {
-      skewFirst = false;
-    } else if (varying && !skewFirst) {
-      hit = skewed(b, s, e);
+      wrappers.first = false;
+    } else if (wrappers.varying && !wrappers.first && (hit = wrappers.find(b, s, e, lastSlot)) >= 0) {
+      foundAt = wrappers.foundAt;
     }
     if (hit >= 0) {
       misses = 0;
@@ -193,60 +196,7 @@ final class LogParser implements LineSink {
     return hit;
   }
 
-  /**
-   * The slot of the line's prefix after the wrapper of the last lines that no table knows (a
-   * line number from {@code grep -n}, a logger's time of day or seconds, a timestamp of a format
-   * of its own): such a wrapper can change from line to line, so those lines' prefixes are kept
-   * from the host on ({@link #process}), and looked for as far into the line as the last such
-   * wrappers reached (two lengths: a digit more, a name longer). -1 if none, or if the bytes
-   * skipped are no wrapper ({@link #notAWrapper}).
-   */
-  private int skewed(byte[] b, int s, int e) {
-    int hit = skewedAt(b, s, s + skew, e);
-    if (hit < 0 && otherSkew > 0 && (hit = skewedAt(b, s, s + otherSkew, e)) >= 0) {
-      int t = skew;
-      skew = otherSkew;
-      otherSkew = t;
-    }
-    skewFirst = hit >= 0;
-    return hit;
-  }
-
-  private int skewedAt(byte[] b, int s, int at, int e) {
-    if (at >= e) {
-      return -1;
-    }
-    int hit = lastSlot >= 0 && prefixes.matches(lastSlot, b, at, e) ? lastSlot : prefixes.findFromHost(b, at, e);
-    if (hit >= 0 && !notAWrapper(b, s, at, e)) {
-      foundAt = at;
-      return hit;
-    }
-    return -1;
-  }
-
-  /**
-   * Whether the bytes skipped, [s, to), are not a wrapper: a control byte other than a tab (the
-   * line ended there, for {@link #lineAt} reads past a line's end; or an ANSI colour, which the
-   * line-by-line path strips first), or the start of a level token ("NCCL INFO|WARN", or before
-   * 2.3 "] INFO|WARN "), which the line-by-line path would take as the line's first record.
-   */
-  private static boolean notAWrapper(byte[] b, int s, int to, int e) {
-    for (int i = s; i < to; i++) {
-      byte c = b[i];
-      if (c < 0x20 && c != '\t'
-          || c == 'N' && startsWith(b, i, e, NCCL) && (startsWith(b, i + 5, e, INFO) || startsWith(b, i + 5, e, WARN))
-          || c == ']' && (startsWith(b, i, e, OLD_INFO) || startsWith(b, i, e, OLD_WARN))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   private int foundAt; // where cachedSlot's prefix starts
-  private int skew; // how far past the known wrappers the last NCCL line's unknown one ended; 0: none
-  private int otherSkew; // the length before, if another
-  private boolean varying; // a process's such wrapper changed from one line to another
-  private boolean skewFirst; // the last line was found past such a wrapper: look there first
 
   private static final int MISSES_BEFORE_SKIPPING = 64;
   private static final int LOOKUPS_SKIPPED = 448;
@@ -332,11 +282,13 @@ final class LogParser implements LineSink {
    */
   private boolean bareAfterSkew(byte[] b, int k, int tried, int e) {
     // (any such wrapper, changing or not)
-    return skew > 0 && bareAt(b, k, k + skew, tried, e) || otherSkew > 0 && bareAt(b, k, k + otherSkew, tried, e);
+    int n = wrappers.skew;
+    int other = wrappers.otherSkew;
+    return n > 0 && bareAt(b, k, k + n, tried, e) || other > 0 && bareAt(b, k, k + other, tried, e);
   }
 
   private boolean bareAt(byte[] b, int k, int at, int tried, int e) {
-    return at < e && at != tried && !notAWrapper(b, k, at, e) && messages.parse(null, b, at, e);
+    return at < e && at != tried && !UnknownWrappers.notAWrapper(b, k, at, e) && messages.parse(null, b, at, e);
   }
 
   /**
@@ -393,38 +345,6 @@ final class LogParser implements LineSink {
       gluedAt = msgEnd;
     }
     return true;
-  }
-
-  /**
-   * Notes what stands between the known wrappers and the host of a line whose prefix is parsed,
-   * [k, host): how long it is (for bare messages after it, and for lookups past it), and whether
-   * it changed from one of the process's lines to another. Returns whether the process's prefixes
-   * are kept from the host on: a wrapper that changes from line to line (a line number, a time of
-   * day of a format of its own) would make every line of a thread a new prefix; one that does not
-   * (a launcher's host name) stays part of the key, where the first lookup finds it.
-   */
-  private boolean unknownWrapper(byte[] b, int k, int host, ProcessState proc) {
-    if (host == k) {
-      skew = 0;
-      otherSkew = 0;
-      return false;
-    }
-    int n = host - k;
-    if (n != skew) {
-      otherSkew = skew;
-      skew = n;
-    }
-    if (!proc.wrapperVaries) {
-      int h = n;
-      for (int i = k; i < host; i++) {
-        h = 31 * h + b[i];
-      }
-      h = h == 0 ? 1 : h;
-      proc.wrapperVaries = proc.wrapper != 0 && proc.wrapper != h;
-      proc.wrapper = h;
-      varying |= proc.wrapperVaries;
-    }
-    return proc.wrapperVaries;
   }
 
   /** Whether [lvl, msg) is a level token: "NCCL INFO ", "NCCL WARN ", or before 2.3 "INFO ", "WARN ". */
@@ -493,9 +413,9 @@ final class LogParser implements LineSink {
       // it, as at a line's start). Bytes no table knows between the wrappers and the host are
       // matched too, unless they change from line to line (a line number, a time of day of a
       // format of its own): then the prefix is kept from the host on, and looked for that far
-      // into the next lines (unknownWrapper, skewed).
+      // into the next lines (UnknownWrappers).
       int from = k > s && prefix.start >= k ? k : s;
-      boolean fromHost = from == k && prefix.hostStart >= 0 && unknownWrapper(b, k, prefix.start, proc);
+      boolean fromHost = from == k && prefix.hostStart >= 0 && wrappers.note(b, k, prefix.start, proc);
       if (!isLevel(b, lvl, msg)) {
         lastSlot = -1;
       } else if (fromHost) {
