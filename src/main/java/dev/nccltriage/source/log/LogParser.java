@@ -257,7 +257,7 @@ final class LogParser implements LineSink {
     }
     // before 2.3 there is no NCCL token: "host:pid:tid [dev] INFO message"
     for (int br = Bytes.indexOfByte(b, s, e, (byte) ']'); br >= 0; br = Bytes.indexOfByte(b, br + 1, e, (byte) ']')) {
-      if (startsWith(b, br, e, OLD_INFO) || startsWith(b, br, e, OLD_WARN)) {
+      if (oldLevelAt(b, br, e)) {
         prefix.parse(b, s, br + 2);
         if (prefix.hostStart >= 0) { // "host:pid:tid [dev] INFO", not any logger's "] INFO "
           return record(b, s, k, br + 2, br + 7, e, glued, null);
@@ -360,10 +360,20 @@ final class LogParser implements LineSink {
     return w >= lvl && b[w] == 'W' && startsWith(b, w, msg, WARN);
   }
 
+  /** Whether "NCCL INFO" or "NCCL WARN" starts at i: a record's level token, its own or a glued one's. */
+  static boolean levelAt(byte[] b, int i, int e) {
+    return startsWith(b, i, e, NCCL) && (startsWith(b, i + 5, e, INFO) || startsWith(b, i + 5, e, WARN));
+  }
+
+  /** Whether before 2.3's level token, "] INFO " or "] WARN " (after "[dev"), starts at i. */
+  static boolean oldLevelAt(byte[] b, int i, int e) {
+    return startsWith(b, i, e, OLD_INFO) || startsWith(b, i, e, OLD_WARN);
+  }
+
   /** Start of a second "NCCL INFO|WARN" envelope in [from, e), or -1. */
   private static int gluedRecord(byte[] b, int from, int e) {
     int next = indexOf(b, from, e, NCCL);
-    while (next >= 0 && !(startsWith(b, next + 5, e, INFO) || startsWith(b, next + 5, e, WARN))) {
+    while (next >= 0 && !levelAt(b, next, e)) {
       next = indexOf(b, next + 1, e, NCCL);
     }
     return next;

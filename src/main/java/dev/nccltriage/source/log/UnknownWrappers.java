@@ -1,8 +1,5 @@
 package dev.nccltriage.source.log;
 
-import static dev.nccltriage.source.log.Bytes.ascii;
-import static dev.nccltriage.source.log.Bytes.startsWith;
-
 /**
  * What stands between the wrappers {@link Envelope} knows and NCCL's host on a log's lines: grep
  * -n's line number, cat -n's column, dmesg's or ts -s's seconds, a logger's level or time of a
@@ -15,12 +12,6 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  * ({@link #skew}, {@link #otherSkew}).
  */
 final class UnknownWrappers {
-  private static final byte[] NCCL = ascii("NCCL ");
-  private static final byte[] INFO = ascii("INFO");
-  private static final byte[] WARN = ascii("WARN");
-  private static final byte[] OLD_INFO = ascii("] INFO ");
-  private static final byte[] OLD_WARN = ascii("] WARN ");
-
   private final PrefixCache prefixes;
   int skew; // how far past the known wrappers the last NCCL line's unknown one ended; 0: none
   int otherSkew; // the length before, if another
@@ -98,9 +89,7 @@ final class UnknownWrappers {
   static boolean notAWrapper(byte[] b, int s, int to, int e) {
     for (int i = s; i < to; i++) {
       byte c = b[i];
-      if (c < 0x20 && c != '\t'
-          || c == 'N' && startsWith(b, i, e, NCCL) && (startsWith(b, i + 5, e, INFO) || startsWith(b, i + 5, e, WARN))
-          || c == ']' && (startsWith(b, i, e, OLD_INFO) || startsWith(b, i, e, OLD_WARN))) {
+      if (c < 0x20 && c != '\t' || c == 'N' && LogParser.levelAt(b, i, e) || c == ']' && LogParser.oldLevelAt(b, i, e)) {
         return true;
       }
     }
