@@ -14,9 +14,9 @@ final class Reports {
   private Reports() {}
 
   /**
-   * Starts building what the chosen form needs on a background thread: Jackson's ObjectMapper
-   * takes ~50 ms to build, a sixth of a small log's run, and the work before rendering (reading
-   * the log, running the probes) leaves time for it.
+   * Starts building what the chosen form needs on a background thread (loading Jackson's
+   * generator classes): the work before rendering (reading the log, running the probes) leaves
+   * time for it.
    */
   static Supplier<JsonReport> prepare(OutputFormat format, Context ctx) {
     return format == OutputFormat.json ? ctx.preload().json() : () -> null;

@@ -1,30 +1,26 @@
 package dev.nccltriage.report;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.TreeNode;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * One JSON document per run, on stdout: a {@link Report}, a {@link LintReport} or the version's.
- * Fields only from record components, never from methods.
+ * One JSON document per run, on stdout: a {@link Report}, a {@link LintReport} or the version's
+ * (fields from record components, in order; see {@link RecordJson}), or a tree (SARIF).
  */
 public final class JsonReport {
-  private final ObjectMapper mapper = new ObjectMapper()
-      .setVisibility(PropertyAccessor.GETTER, JsonAutoDetect.Visibility.NONE)
-      .setVisibility(PropertyAccessor.IS_GETTER, JsonAutoDetect.Visibility.NONE)
-      .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
-      .enable(SerializationFeature.INDENT_OUTPUT);
-
-  {
-    mapper.getFactory().setCharacterEscapes(new ControlEscapes());
-  }
+  private final JsonFactory factory = new JsonFactoryBuilder().characterEscapes(new ControlEscapes()).build();
+  private final RecordJson records = new RecordJson();
+  private ObjectMapper trees; // databind, only for documents that are trees (SARIF): ~100 ms to make
 
   /**
    * Jackson escapes C0 controls; DEL and the C1 controls (U+0080 to U+009F, which some terminals
@@ -48,25 +44,40 @@ public final class JsonReport {
       return ch >= 0x80 && ch <= 0x9f ? new SerializedString(String.format("\\u%04x", ch)) : null;
     }
   }
-  // Built here, not at the first write: the serializers of Report and of every record under it are
-  // found (reflection) when the writer is made, which the command does in the background.
-  private final ObjectWriter writer = mapper.writerFor(Report.class);
 
+  /** Indented as databind's INDENT_OUTPUT indents (its default pretty printer). */
   public void write(Object document, OutputStream out) throws IOException {
-    (document instanceof Report ? writer : mapper.writer()).writeValue(new NonClosing(out), document);
-    out.write('\n');
-    out.flush();
+    write(document, out, true);
   }
 
   /** One line: the initContainer's log shows it whole. */
   public void writeCompact(Object document, OutputStream out) throws IOException {
-    mapper.copy().disable(SerializationFeature.INDENT_OUTPUT).writeValue(new NonClosing(out), document);
+    write(document, out, false);
+  }
+
+  private void write(Object document, OutputStream out, boolean indent) throws IOException {
+    try (JsonGenerator g = factory.createGenerator(new NonClosing(out), JsonEncoding.UTF8)) {
+      if (document instanceof TreeNode tree) {
+        g.setCodec(trees());
+      }
+      if (indent) {
+        g.setPrettyPrinter(new DefaultPrettyPrinter());
+      }
+      if (document instanceof TreeNode tree) {
+        g.writeTree(tree);
+      } else {
+        records.write(document, g);
+      }
+    }
     out.write('\n');
     out.flush();
   }
 
-  public String toString(Object document) throws IOException {
-    return mapper.writeValueAsString(document) + "\n";
+  private synchronized ObjectMapper trees() {
+    if (trees == null) {
+      trees = new ObjectMapper(factory);
+    }
+    return trees;
   }
 
   /** Jackson closes the stream it writes to; stdout must stay open. */

@@ -1,8 +1,6 @@
 package dev.nccltriage.report;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.fasterxml.jackson.annotation.PropertyAccessor;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import java.io.IOException;
@@ -15,16 +13,16 @@ import java.io.OutputStream;
  * form does); long strings stay on one line for grep.
  */
 public final class YamlReport {
-  private final ObjectMapper mapper = new ObjectMapper(YAMLFactory.builder()
+  private final YAMLFactory factory = YAMLFactory.builder()
       .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
       .disable(YAMLGenerator.Feature.SPLIT_LINES)
-      .build())
-      .setVisibility(PropertyAccessor.GETTER, JsonAutoDetect.Visibility.NONE)
-      .setVisibility(PropertyAccessor.IS_GETTER, JsonAutoDetect.Visibility.NONE)
-      .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
+      .build();
 
+  /** A document of records (see {@link RecordJson}). */
   public void write(Object document, OutputStream out) throws IOException {
-    mapper.writeValue(JsonReport.nonClosing(out), document);
+    try (JsonGenerator g = factory.createGenerator(JsonReport.nonClosing(out))) {
+      new RecordJson().write(document, g);
+    }
     out.flush();
   }
 }
