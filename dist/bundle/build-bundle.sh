@@ -258,16 +258,17 @@ cp "$REPO/samples/logs/$SAMPLE" "$STAGE/share/samples/"
 
 # ---- 5. the class-data-sharing archive, trained in the final layout --------------------------
 # A static archive, dumped with the launcher's own flags and class path, of the classes that
-# `log -o json` on the bundled sample loads: the JDK's and nccl-triage's own. It replaces the JDK's
+# `log -o json` on the bundled sample loads, read in parts by two threads as a large log is: the
+# JDK's and nccl-triage's own. It replaces the JDK's
 # default archive. The libraries' classes (Jackson, SnakeYAML; picocli's Java 5 class files cannot
 # be archived at all) load from lib/app: archiving them too would add 1.6 MB to the tarball and
 # take ~50 ms off `log`, which the 25 MB limit does not leave room for (dist/bundle/README.md).
 if [[ $APP_CDS == yes ]]; then
-  say "CDS: training run (log -o json share/samples/$SAMPLE)"
+  say "CDS: training run (log -o json, in parts, share/samples/$SAMPLE)"
   CLASSLIST=$WORK/classlist
   rc=0
   NCCL_TRIAGE_JAVA_OPTS="-Xshare:off -XX:DumpLoadedClassList=$CLASSLIST" \
-    "$STAGE/bin/nccl-triage" log -o json "$STAGE/share/samples/$SAMPLE" > "$WORK/training.json" 2> "$WORK/training.err" || rc=$?
+    "$STAGE/bin/nccl-triage" log -o json --threads 2 --parallel-min-bytes 1024 "$STAGE/share/samples/$SAMPLE" > "$WORK/training.json" 2> "$WORK/training.err" || rc=$?
   [[ $rc -le 1 && -s $CLASSLIST ]] || { cat "$WORK/training.err" >&2; die "training run failed (exit $rc)"; }
 
   # the library classes: every class file in the dependency jars

@@ -43,6 +43,11 @@ final class LogCommand implements Callable<Integer> {
   @Option(names = "--threads", paramLabel = "N", hidden = true, description = "Parser threads (inputs, and parts of large files).")
   int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
 
+  // The launchers' class-list run: a small sample read in parts loads what a large log's run loads
+  @Option(names = "--parallel-min-bytes", paramLabel = "BYTES", hidden = true,
+      description = "Smallest file read in parts by several threads (default 16 MiB).")
+  Long parallelMinBytes;
+
   @Mixin CommonOptions common;
 
   LogCommand(Context ctx) {
@@ -56,12 +61,17 @@ final class LogCommand implements Callable<Integer> {
     if (expectHcas != null && expectHcas < 1) {
       throw new NcclTriage.UsageError("--expect-hcas must be at least 1");
     }
+    if (parallelMinBytes != null && parallelMinBytes < 1) {
+      throw new NcclTriage.UsageError("--parallel-min-bytes must be at least 1");
+    }
     // the built-in rules (YAML) load while the log is read, if Main has not started them already
     ctx.preload().rules();
     Supplier<JsonReport> json = Reports.prepare(output, ctx);
     LogFacts facts;
     try {
-      facts = new NcclLogSource(ctx.in(), threads).withProgress(TerminalProgress.forContext(ctx))
+      NcclLogSource source = parallelMinBytes == null ? new NcclLogSource(ctx.in(), threads)
+          : new NcclLogSource(ctx.in(), threads, parallelMinBytes);
+      facts = source.withProgress(TerminalProgress.forContext(ctx))
           .read(inputs, ctx.cwd());
     } catch (LogInputException e) {
       throw new NcclTriage.UsageError(e.getMessage());

@@ -41,6 +41,15 @@ public final class NcclLogSource {
     this(stdin, threads, LineReader.DEFAULT_MAX_LINE, DEFAULT_PARALLEL_MIN_BYTES);
   }
 
+  /**
+   * Files of at least {@code parallelMinBytes} read in parts, instead of the default 16 MiB: the
+   * launchers' class-list run reads a small sample in parts, so that the parallel path's classes
+   * are in the start-up archive too.
+   */
+  public NcclLogSource(InputStream stdin, int threads, long parallelMinBytes) {
+    this(stdin, threads, LineReader.DEFAULT_MAX_LINE, parallelMinBytes);
+  }
+
   /** Tests shrink the limits to exercise long-line and parallel paths on small inputs. */
   public NcclLogSource(InputStream stdin, int threads, int maxLine, long parallelMinBytes) {
     this.stdin = stdin;
