@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * {@code log --parallel-min-bytes} (hidden): the launchers' class-list run reads small samples in
  * parts so that the start-up archive holds the parallel path's classes. Read in parts, a log gives
- * the report it gives read whole, and the launcher's two training samples exist.
+ * the report it gives read whole, and the launchers' training samples and capture exist.
  */
 class ParallelMinBytesTest {
   static Stream<String> sampleLogs() throws IOException {
@@ -42,6 +42,10 @@ class ParallelMinBytesTest {
       assertThat(CliRun.REPO.resolve(s)).exists();
       assertThat(launcher).contains("$root/" + s);
     }
+    String capture = "samples/captures/healthy-8hca-gdr-net1";
+    assertThat(CliRun.REPO.resolve(capture)).isDirectory();
+    assertThat(launcher).contains("$root/" + capture);
+    assertThat(Files.readString(CliRun.REPO.resolve("dist/bundle/build-bundle.sh"))).contains("$REPO/" + capture);
     CliRun whole = CliRun.run("log", "-o", "json", "--threads", "1", samples.get(0), samples.get(1));
     CliRun parts = CliRun.run("log", "-o", "json", "--threads", "2", "--parallel-min-bytes", "1024",
         samples.get(0), samples.get(1));
