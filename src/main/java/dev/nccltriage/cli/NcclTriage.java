@@ -72,7 +72,40 @@ public final class NcclTriage implements Runnable {
     HelpWrap.apply(cl, ctx.stdoutIsTerminal() ? Math.max(55, ctx.width()) : 80);
     cl.setOut(new PrintWriter(ctx.out(), true));
     cl.setErr(new PrintWriter(ctx.err(), true));
-    cl.setParameterExceptionHandler((ex, a) -> {
+    Handlers handlers = new Handlers(ctx, debug, cl);
+    cl.setParameterExceptionHandler(handlers);
+    cl.setExecutionExceptionHandler(handlers);
+    cl.setExitCodeExceptionMapper(handlers);
+    cl.setExecutionStrategy(handlers);
+    try {
+      return cl.execute(args);
+    } catch (OutOfMemoryError e) {
+      return outOfMemory(ctx, debug, e);
+    } catch (StackOverflowError e) {
+      // picocli passes Errors on; this one is a bug of ours (a recursion some input drove too deep),
+      // and gets the one line any other internal error gets, not the JVM's trace
+      return internalError(ctx, debug, e);
+    }
+  }
+
+  /**
+   * picocli's four handlers as one class, not four lambdas: a lambda of an interface of picocli's
+   * (Java 5 class files) cannot be kept in the start-up archive, so each was spun at run time.
+   */
+  private static final class Handlers implements CommandLine.IParameterExceptionHandler,
+      CommandLine.IExecutionExceptionHandler, CommandLine.IExitCodeExceptionMapper, CommandLine.IExecutionStrategy {
+    private final Context ctx;
+    private final boolean debug;
+    private final CommandLine cl;
+
+    Handlers(Context ctx, boolean debug, CommandLine cl) {
+      this.ctx = ctx;
+      this.debug = debug;
+      this.cl = cl;
+    }
+
+    @Override
+    public int handleParseException(CommandLine.ParameterException ex, String[] a) {
       boolean unknownCommand = ex instanceof CommandLine.UnmatchedArgumentException
           && ex.getCommandLine().getCommandSpec().parent() == null && a.length > 0 && !a[0].startsWith("-")
           && !SUBCOMMANDS.containsKey(a[0]);
@@ -93,8 +126,10 @@ public final class NcclTriage implements Runnable {
       }
       ctx.err().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
       return ExitCode.USAGE.code();
-    });
-    cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+    }
+
+    @Override
+    public int handleExecutionException(Exception ex, CommandLine c, CommandLine.ParseResult parsed) {
       if (ex instanceof UsageError u) {
         ctx.err().println("nccl-triage: " + u.getMessage());
         return ExitCode.USAGE.code();
@@ -119,9 +154,15 @@ public final class NcclTriage implements Runnable {
         return ExitCode.USAGE.code();
       }
       return internalError(ctx, debug, ex);
-    });
-    cl.setExitCodeExceptionMapper(t -> ExitCode.INTERNAL.code());
-    cl.setExecutionStrategy(parsed -> {
+    }
+
+    @Override
+    public int getExitCode(Throwable t) {
+      return ExitCode.INTERNAL.code();
+    }
+
+    @Override
+    public int execute(CommandLine.ParseResult parsed) {
       NcclTriage root = cl.getCommand();
       if (root.output != VersionFormat.text) {
         if (!parsed.isVersionHelpRequested()) {
@@ -132,15 +173,6 @@ public final class NcclTriage implements Runnable {
         return ExitCode.HEALTHY.code();
       }
       return new CommandLine.RunLast().execute(parsed);
-    });
-    try {
-      return cl.execute(args);
-    } catch (OutOfMemoryError e) {
-      return outOfMemory(ctx, debug, e);
-    } catch (StackOverflowError e) {
-      // picocli passes Errors on; this one is a bug of ours (a recursion some input drove too deep),
-      // and gets the one line any other internal error gets, not the JVM's trace
-      return internalError(ctx, debug, e);
     }
   }
 
