@@ -257,26 +257,29 @@ say "man pages and completion from picocli's model"
 cp "$REPO/samples/logs/$SAMPLE" "$STAGE/share/samples/"
 
 # ---- 5. the class-data-sharing archive, trained in the final layout --------------------------
-# A static archive, dumped with the launcher's own flags and class path, of the classes that
-# `log -o json` on the bundled sample loads, read in parts by two threads as a large log is: the
-# JDK's and nccl-triage's own. It replaces the JDK's
-# default archive. The libraries' classes (Jackson, SnakeYAML; picocli's Java 5 class files cannot
+# A static archive, dumped with the launcher's own flags and class path, of the classes that three
+# training runs load (the bundled sample read in parts by two threads as a large log is, as JSON;
+# read from a pipe and whole, as text; check over a sample capture), lists merged by
+# dist/bin/merge-classlists.awk: the JDK's and nccl-triage's own. It replaces the JDK's default
+# archive. The libraries' classes (Jackson, SnakeYAML; picocli's Java 5 class files cannot
 # be archived at all) load from lib/app: archiving them too would add 1.6 MB to the tarball and
 # take ~50 ms off `log`, which the 25 MB limit does not leave room for (dist/bundle/README.md).
 if [[ $APP_CDS == yes ]]; then
-  say "CDS: training run (log -o json, in parts, share/samples/$SAMPLE)"
+  say "CDS: training runs (log -o json in parts, log of a pipe as text, check of a sample capture)"
   CLASSLIST=$WORK/classlist
-  rc=0
-  NCCL_TRIAGE_JAVA_OPTS="-Xshare:off -XX:DumpLoadedClassList=$CLASSLIST" \
-    "$STAGE/bin/nccl-triage" log -o json --threads 2 --parallel-min-bytes 1024 "$STAGE/share/samples/$SAMPLE" > "$WORK/training.json" 2> "$WORK/training.err" || rc=$?
-  [[ $rc -le 1 && -s $CLASSLIST ]] || { cat "$WORK/training.err" >&2; die "training run failed (exit $rc)"; }
-  # and check on a sample capture (from the checkout; not shipped): the probes' classes (-40 ms)
-  rc=0
-  NCCL_TRIAGE_JAVA_OPTS="-Xshare:off -XX:DumpLoadedClassList=$WORK/classlist.check" \
-    "$STAGE/bin/nccl-triage" check --root "$REPO/samples/captures/healthy-8hca-gdr-net1" -o json \
-    > "$WORK/training-check.json" 2> "$WORK/training-check.err" || rc=$?
-  [[ $rc -le 1 && -s $WORK/classlist.check ]] || { cat "$WORK/training-check.err" >&2; die "check training run failed (exit $rc)"; }
-  awk '!seen[$0]++' "$CLASSLIST" "$WORK/classlist.check" > "$CLASSLIST.both" && mv -f "$CLASSLIST.both" "$CLASSLIST"
+  # train NAME ARGS...: the bundled launcher in the final layout, its class list in $WORK/classlist.NAME
+  train() {
+    local name=$1 rc=0
+    shift
+    NCCL_TRIAGE_JAVA_OPTS="-Xshare:off -XX:DumpLoadedClassList=$CLASSLIST.$name" \
+      "$STAGE/bin/nccl-triage" "$@" > "$WORK/training-$name.out" 2> "$WORK/training-$name.err" || rc=$?
+    [[ $rc -le 1 && -s $CLASSLIST.$name ]] || { cat "$WORK/training-$name.err" >&2; die "training run $name failed (exit $rc)"; }
+  }
+  train parts log -o json --threads 2 --parallel-min-bytes 1024 "$STAGE/share/samples/$SAMPLE"
+  train text log - "$STAGE/share/samples/$SAMPLE" < <(cat "$STAGE/share/samples/$SAMPLE")
+  # the capture from the checkout (not shipped): the probes' classes (check -40 ms)
+  train check check --root "$REPO/samples/captures/healthy-8hca-gdr-net1" -o json
+  awk -f "$REPO/dist/bin/merge-classlists.awk" "$CLASSLIST.parts" "$CLASSLIST.text" "$CLASSLIST.check" > "$CLASSLIST"
 
   # the library classes: every class file in the dependency jars
   for jar in "${DEP_JARS[@]}"; do
