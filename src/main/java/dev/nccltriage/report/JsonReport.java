@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.TreeNode;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
@@ -18,7 +19,9 @@ import java.io.OutputStream;
  * (fields from record components, in order; see {@link RecordJson}), or a tree (SARIF).
  */
 public final class JsonReport {
-  private final JsonFactory factory = new JsonFactoryBuilder().characterEscapes(new ControlEscapes()).build();
+  // a document that fails half-way stays visibly cut (databind did not close its brackets either)
+  private final JsonFactory factory = new JsonFactoryBuilder().characterEscapes(new ControlEscapes())
+      .disable(StreamWriteFeature.AUTO_CLOSE_CONTENT).build();
   private final RecordJson records = new RecordJson();
 
   /**

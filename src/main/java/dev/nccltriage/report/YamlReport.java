@@ -1,6 +1,7 @@
 package dev.nccltriage.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import java.io.IOException;
@@ -16,6 +17,7 @@ public final class YamlReport {
   private final YAMLFactory factory = YAMLFactory.builder()
       .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
       .disable(YAMLGenerator.Feature.SPLIT_LINES)
+      .disable(StreamWriteFeature.AUTO_CLOSE_CONTENT) // a failed document stays cut
       .build();
 
   /** A document of records (see {@link RecordJson}). */

@@ -232,6 +232,28 @@ class RecordJsonTest {
   }
 
   @Test
+  void aDocumentThatFailsHalfWayIsNotClosedIntoAWholeOne() {
+    record Bad(String before, List<Object> items) {}
+    Bad doc = new Bad("x", List.of("a", new Object()));
+    for (boolean indent : new boolean[] {true, false}) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      assertThatThrownBy(() -> {
+        if (indent) {
+          new JsonReport().write(doc, out);
+        } else {
+          new JsonReport().writeCompact(doc, out);
+        }
+      }).isInstanceOf(IllegalArgumentException.class);
+      String written = out.toString(StandardCharsets.UTF_8);
+      assertThat(written).contains("\"a\"");
+      assertThatThrownBy(() -> new ObjectMapper().readTree(written)).as("%s", written)
+          .isInstanceOf(IOException.class);
+    }
+    ByteArrayOutputStream yaml = new ByteArrayOutputStream();
+    assertThatThrownBy(() -> new YamlReport().write(doc, yaml)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void aValueOutsideTheClosedSetIsAnErrorNotAGuess() {
     record WithOptional(java.util.Optional<String> o) {}
     record WithIntKeys(Map<Integer, String> m) {}
