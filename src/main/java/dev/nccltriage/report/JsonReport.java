@@ -28,7 +28,7 @@ public final class JsonReport {
    * Jackson escapes C0 controls; DEL and the C1 controls (U+0080 to U+009F, which some terminals
    * read as CSI and friends) are escaped too, so that {@code cat report.json} is as safe as text.
    */
-  private static final class ControlEscapes extends CharacterEscapes {
+  static final class ControlEscapes extends CharacterEscapes {
     private static final long serialVersionUID = 1L;
     private final int[] ascii = CharacterEscapes.standardAsciiEscapesForJSON();
 

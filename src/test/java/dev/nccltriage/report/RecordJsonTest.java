@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.CharacterEscapes;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -52,26 +49,8 @@ class RecordJsonTest {
     if (indent) {
       m.enable(SerializationFeature.INDENT_OUTPUT);
     }
-    m.getFactory().setCharacterEscapes(new CharacterEscapes() {
-      private final int[] ascii = standardEscapes();
-
-      @Override
-      public int[] getEscapeCodesForAscii() {
-        return ascii;
-      }
-
-      @Override
-      public SerializableString getEscapeSequence(int ch) {
-        return ch >= 0x80 && ch <= 0x9f ? new SerializedString(String.format("\\u%04x", ch)) : null;
-      }
-    });
+    m.getFactory().setCharacterEscapes(new JsonReport.ControlEscapes()); // the escapes are the generator's, both ways
     return m;
-  }
-
-  private static int[] standardEscapes() {
-    int[] a = CharacterEscapes.standardAsciiEscapesForJSON();
-    a[0x7f] = CharacterEscapes.ESCAPE_STANDARD;
-    return a;
   }
 
   private static ObjectMapper databindYaml() {
