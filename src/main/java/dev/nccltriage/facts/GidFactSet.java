@@ -36,14 +36,18 @@ final class GidFactSet {
           : "no RoCE port NCCL would use (none ACTIVE, or none selected by NCCL_IB_HCA)", List.of());
       return;
     }
-    Map<PodFacts.PortGids, Integer> wantedAt = new LinkedHashMap<>();
+    // two lists, not a map keyed by port: a record key is hashed by its ObjectMethods bootstrap,
+    // linked on first use (tens of ms of a cold JVM); judged ports are distinct ports anyway
+    List<PodFacts.PortGids> wantedPorts = new ArrayList<>();
+    List<Integer> wantedAt = new ArrayList<>();
     List<String> missing = new ArrayList<>();
     List<String> untold = new ArrayList<>();
     List<Evidence> wantedEv = new ArrayList<>();
     for (PodFacts.PortGids g : judged) {
       Integer at = GidIndexChoice.firstFitting(g, w);
       if (at != null) {
-        wantedAt.put(g, at);
+        wantedPorts.add(g);
+        wantedAt.add(at);
         note(wantedEv, g, GidIndexChoice.at(g, at), null);
       } else if (g.gids().stream().anyMatch(w::mayFit)) {
         untold.add(name(g)); // a GID of the family whose type file could not be read: not missing
@@ -52,7 +56,7 @@ final class GidFactSet {
         note(wantedEv, g, null, "no " + w.label() + " GID among " + g.gids().size() + " in use");
       }
     }
-    TreeSet<Integer> indexes = new TreeSet<>(wantedAt.values());
+    TreeSet<Integer> indexes = new TreeSet<>(wantedAt);
     s.put("pod.gidWantedIndexes", indexes.stream().map(String::valueOf).toList(), wantedEv);
     s.put("pod.gidWantedMissing", missing, wantedEv);
     if (indexes.size() == 1) {
@@ -62,7 +66,7 @@ final class GidFactSet {
     Integer envIndex = GidIndexChoice.envIndex(value);
     String summary = wantedSummary(w, judged.size(), wantedAt, missing, untold);
     if (envIndex != null) {
-      Holding h = holding(wantedAt.keySet(), envIndex, w);
+      Holding h = holding(wantedPorts, envIndex, w);
       s.put("pod.gidEnvIndexWrong", h.ports(), concat(h.evidence(), envEvidence, wantedEv));
       if (!h.ports().isEmpty()) {
         s.put("pod.gidEnvIndexHolds", h.what(), concat(h.evidence(), envEvidence, wantedEv));
@@ -71,7 +75,7 @@ final class GidFactSet {
       summary += "; NCCL_IB_GID_INDEX=" + value.strip() + " selects " + (shown.ports().isEmpty()
           ? "it on " + of(judged.size(), judged.size()) : shown.what() + " on " + of(shown.ports().size(), judged.size()));
     } else if (value == null) {
-      Holding h = holding(wantedAt.keySet(), 0, w);
+      Holding h = holding(wantedPorts, 0, w);
       s.put("pod.gidDefaultWrong", h.ports(), concat(h.evidence(), wantedEv, List.of()));
       if (!h.ports().isEmpty()) {
         s.put("pod.gidDefaultHolds", h.what(), concat(h.evidence(), wantedEv, List.of()));
@@ -106,11 +110,11 @@ final class GidFactSet {
     return new Holding(ports, what, ev);
   }
 
-  private static String wantedSummary(GidIndexChoice.Wanted w, int judged, Map<PodFacts.PortGids, Integer> at,
+  private static String wantedSummary(GidIndexChoice.Wanted w, int judged, List<Integer> at,
       List<String> missing, List<String> untold) {
     List<String> parts = new ArrayList<>();
     if (!at.isEmpty()) {
-      parts.add(w.label() + " GID at index " + String.join(" or ", new TreeSet<>(at.values()).stream()
+      parts.add(w.label() + " GID at index " + String.join(" or ", new TreeSet<>(at).stream()
           .map(String::valueOf).toList()) + " on " + of(at.size(), judged) + roce(judged));
     }
     if (missing.size() == judged) {
