@@ -47,25 +47,33 @@ final class HostEvidence {
 
   private static final int SHARED = 4;
   private Object[] decided; // GPUDirect RDMA decision texts applied to this host's keys (GdrMessages)
+  // grown from 8 up to 64: a node prints a decision per GPU and NIC pair (8 x 8 on a DGX)
   private static final int DECIDED = 8;
+  private static final int MAX_DECIDED = 64;
 
   /**
    * Whether {@code decision} (a remembered decision text) is new to this host, noting it: a
    * host's processes print the same decision lines per connection, and each repeat would build
-   * the same per-host key again. Past {@link #DECIDED} texts every one counts as new.
+   * the same per-host key again. Past {@link #MAX_DECIDED} texts every one counts as new.
    */
   boolean firstDecision(Object decision) {
-    if (decided == null) {
-      decided = new Object[DECIDED];
+    Object[] d = decided;
+    if (d == null) {
+      d = decided = new Object[DECIDED];
     }
-    for (int i = 0; i < DECIDED; i++) {
-      if (decided[i] == decision) {
+    int n = d.length;
+    for (int i = 0; i < n; i++) {
+      if (d[i] == decision) {
         return false;
       }
-      if (decided[i] == null) {
-        decided[i] = decision;
+      if (d[i] == null) {
+        d[i] = decision;
         return true;
       }
+    }
+    if (n < MAX_DECIDED) {
+      decided = java.util.Arrays.copyOf(d, 2 * n);
+      decided[n] = decision;
     }
     return true;
   }

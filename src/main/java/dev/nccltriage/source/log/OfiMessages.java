@@ -23,6 +23,9 @@ final class OfiMessages {
   private static final String GDR_OFF = new String("gdr off"); // compared by identity
   private static final String OTHER = new String("other");
   private final TextMemo<String> seen = new TextMemo<>(4096, OfiMessages::said);
+  // the accumulator's entry for it, once looked up (each lookup builds its key): every process
+  // repeats the line
+  private LogAccumulator.GdrAcc pluginGdrOff;
 
   /** aws-ofi-nccl's own lines: the provider it picked, GDR it turned off, its failures. */
   boolean parse(ProcessState p, String msg) {
@@ -30,7 +33,10 @@ final class OfiMessages {
     // every process prints the same lines: what a text says is worked out once
     String said = seen.get(msg);
     if (said == GDR_OFF) {
-      slot.record(acc.gdr(false, "plugin", null, null).evidence);
+      if (pluginGdrOff == null) {
+        pluginGdrOff = acc.gdr(false, "plugin", null, null);
+      }
+      slot.record(pluginGdrOff.evidence);
       return true;
     }
     if (said != OTHER) {
