@@ -44,8 +44,12 @@ public record Iface(String name, String address) {
   /** An IPv6 link-local address (fe80::/10): it does not route between nodes. */
   public boolean isLinkLocal() {
     // fe80::/10 in any case, without a lower-cased copy (the log parser asks per line)
-    return address != null && address.length() >= 3 && address.regionMatches(true, 0, "fe", 0, 2)
-        && "89abAB".indexOf(address.charAt(2)) >= 0;
+    if (address == null || address.length() < 3) {
+      return false;
+    }
+    char f = address.charAt(0);
+    char e = address.charAt(1);
+    return (f == 'f' || f == 'F') && (e == 'e' || e == 'E') && "89abAB".indexOf(address.charAt(2)) >= 0;
   }
 
   /** IPv4, IPv6 link-local, IPv6, or unknown when NCCL printed no address. */
