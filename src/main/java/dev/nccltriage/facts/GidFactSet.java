@@ -37,7 +37,7 @@ final class GidFactSet {
       return;
     }
     // two lists, not a map keyed by port: a record key is hashed by its ObjectMethods bootstrap,
-    // linked on first use (tens of ms of a cold JVM); judged ports are distinct ports anyway
+    // linked on first use (10-30 ms of a cold JVM); judged ports are distinct ports anyway
     List<PodFacts.PortGids> wantedPorts = new ArrayList<>();
     List<Integer> wantedAt = new ArrayList<>();
     List<String> missing = new ArrayList<>();

@@ -123,7 +123,7 @@ public final class Engine {
       // a problem the log states outranks a "no" that only the question's fallbacks explain
       String lintId = topProblemLint.id();
       // moved by index: remove(Object) would compare records, and the first equals of a record
-      // type links its ObjectMethods bootstrap (about 30 ms of a cold JVM, on every failing log)
+      // type links its ObjectMethods bootstrap (10-30 ms of a cold JVM, on every failing log)
       int at = 0;
       while (!candidates.get(at).rule().equals(lintId)) {
         at++;
