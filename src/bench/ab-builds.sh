@@ -33,14 +33,14 @@ ROUNDS=${AB_ROUNDS:-12}
 command -v java > /dev/null 2>&1 || die2 "java not found on PATH"
 
 OUT=$ROOT/bench-out/ab
-# A launcher root: the launcher and what its training runs read, and the jar.
+# A launcher root: the launcher, the samples its training runs read (all of them: which ones is the
+# launcher's business), and the jar.
 make_root() {
   local dir=$1 jar=$2
   rm -rf "$dir"
-  mkdir -p "$dir/dist/bin" "$dir/target" "$dir/samples/captures"
-  cp "$ROOT/dist/bin/nccl-triage" "$ROOT/dist/bin/merge-classlists.awk" "$dir/dist/bin/"
-  cp -r "$ROOT/samples/logs" "$dir/samples/"
-  cp -r "$ROOT/samples/captures/healthy-8hca-gdr-net1" "$dir/samples/captures/"
+  mkdir -p "$dir/dist" "$dir/target"
+  cp -r "$ROOT/dist/bin" "$dir/dist/"
+  cp -r "$ROOT/samples" "$dir/"
   cp "$jar" "$dir/target/nccl-triage.jar"
   # the first run trains and dumps the archive; not timed
   "$dir/dist/bin/nccl-triage" --version > /dev/null 2>&1 || die2 "$jar: the launcher cannot run it"

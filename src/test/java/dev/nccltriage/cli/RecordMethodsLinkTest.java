@@ -2,6 +2,7 @@ package dev.nccltriage.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nccltriage.ladder.Captures;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +36,8 @@ class RecordMethodsLinkTest {
     for (String out : files("samples/nccl-tests", ".out")) {
       runs.add(List.of("bw", "-o", "json", out));
     }
-    for (String capture : dirs("samples/captures")) {
+    for (String name : Captures.names()) {
+      String capture = "samples/captures/" + name;
       runs.add(List.of("check", "--root", capture, "-o", "json"));
       runs.add(List.of("check", "--root", capture));
       runs.add(List.of("preflight", "--root", capture));

@@ -35,7 +35,7 @@ public final class Captures {
   private Captures() {}
 
   /** Every capture folder (one with a {@code .nccl-triage/} inside), by name, sorted. */
-  static List<String> names() {
+  public static List<String> names() {
     try (Stream<Path> s = Files.list(DIR)) {
       List<String> names =
           s.filter(p -> Files.isDirectory(p.resolve(".nccl-triage")))
