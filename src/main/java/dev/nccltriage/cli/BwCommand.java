@@ -1,5 +1,6 @@
 package dev.nccltriage.cli;
 
+
 import dev.nccltriage.facts.BwFactSet;
 import dev.nccltriage.facts.FactSet;
 import dev.nccltriage.facts.FactValue;
@@ -34,26 +35,14 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code nccl-triage bw [FILE|-]}: what an nccl-tests busbw says. The hypothesis is the first rule of
  * rules/bw.yaml that fires (its id names it); a companion NCCL log (--log, or NCCL lines in the same
  * output) adds its facts and its own verdict. Wiring only.
  */
-@Command(
-    name = "bw",
-    mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
-    description = "Reads nccl-tests output (all_reduce_perf and friends; a file, or '-' for stdin) and compares"
-        + " the large-message busbw with what the node's NICs carry: healthy, socket fallback, no GDR or few"
-        + " NICs, single node, too small, or unknown.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:healthy", "1:problem (socket fallback, no GDR or few NICs)", "2:usage error",
-      "3:inconclusive (single node, too small, no expected rate)", "4:internal error"})
-final class BwCommand implements Callable<Integer> {
+final class BwCommand implements Callable<Integer>, Specs.Modelled {
   /** bw.yaml rule id -> hypothesis, and the cause a log confirmed. */
   static final Map<String, String[]> HYPOTHESES = Map.of(
       "B-single-node", new String[] {"single-node", null},
@@ -71,31 +60,43 @@ final class BwCommand implements Callable<Integer> {
 
   private final Context ctx;
 
-  @Parameters(paramLabel = "FILE", arity = "0..1", description = "nccl-tests output; '-' or none reads stdin.")
   String file;
-
-  @Option(names = "--hcas", paramLabel = "N", description = "HCA ports per node (one NIC per GPU: the GPUs per node).")
   Integer hcas;
-
-  @Option(names = "--rate", paramLabel = "GBIT", description = "Rate of one port in Gb/s, e.g. 400.")
   Double rate;
-
-  @Option(names = "--root", paramLabel = "DIR", description = "Take the HCA count and port rate from a capture folder (nccl-triage capture).")
-  java.nio.file.Path root;
-
-  @Option(names = "--capture", paramLabel = "FILE.tar.gz|DIR", description = "Take the HCA count and port rate from a capture archive or folder.")
-  java.nio.file.Path capture;
-
-  @Option(names = "--log", paramLabel = "FILE", description = "The job's NCCL_DEBUG=INFO log, to pick between hypotheses.")
+  Path root;
+  Path capture;
   String log;
-
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = OutputFormat.HELP)
   OutputFormat output = OutputFormat.text;
-
-  @Mixin CommonOptions common;
+  final CommonOptions common = new CommonOptions();
 
   BwCommand(Context ctx) {
     this.ctx = ctx;
+  }
+
+  @Override
+  public CommandSpec model() {
+    CommandSpec spec = Specs.exitCodes(Specs.command(this, "bw",
+        "Reads nccl-tests output (all_reduce_perf and friends; a file, or '-' for stdin) and compares"
+            + " the large-message busbw with what the node's NICs carry: healthy, socket fallback, no GDR or few"
+            + " NICs, single node, too small, or unknown."),
+        "0:healthy", "1:problem (socket fallback, no GDR or few NICs)", "2:usage error",
+        "3:inconclusive (single node, too small, no expected rate)", "4:internal error");
+    spec.addPositional(Specs.positional(file, v -> file = v).paramLabel("FILE").arity("0..1")
+        .description("nccl-tests output; '-' or none reads stdin.").build());
+    spec.addOption(Specs.option(Integer.class, hcas, v -> hcas = v, "--hcas").paramLabel("N")
+        .description("HCA ports per node (one NIC per GPU: the GPUs per node).").build());
+    spec.addOption(Specs.option(Double.class, rate, v -> rate = v, "--rate").paramLabel("GBIT")
+        .description("Rate of one port in Gb/s, e.g. 400.").build());
+    spec.addOption(Specs.option(Path.class, root, v -> root = v, "--root").paramLabel("DIR")
+        .description("Take the HCA count and port rate from a capture folder (nccl-triage capture).").build());
+    spec.addOption(Specs.option(Path.class, capture, v -> capture = v, "--capture")
+        .paramLabel("FILE.tar.gz|DIR").description("Take the HCA count and port rate from a capture archive or folder.")
+        .build());
+    spec.addOption(Specs.option(String.class, log, v -> log = v, "--log").paramLabel("FILE")
+        .description("The job's NCCL_DEBUG=INFO log, to pick between hypotheses.").build());
+    spec.addOption(Specs.option(OutputFormat.class, output, v -> output = v, "-o", "--output").paramLabel("FORMAT")
+        .description(OutputFormat.HELP).build());
+    return common.addTo(spec);
   }
 
   @Override

@@ -27,38 +27,42 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code nccl-triage capture}: records everything the ladder reads, in the capture layout, so that
  * {@code check --root DIR} or {@code check --capture FILE.tar.gz} replays it anywhere.
  */
-@Command(name = "capture", mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
-    description = "Records everything the ladder reads (files under /dev, /sys, /proc, command outputs, NCCL_*"
-        + " environment) into a folder or a .tar.gz that `check --root/--capture` replays with the same verdict.")
-final class CaptureCommand implements Callable<Integer> {
+final class CaptureCommand implements Callable<Integer>, Specs.Modelled {
   private final Context ctx;
 
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE.tar.gz|DIR",
-      description = "Where to write: a .tar.gz/.tgz file, or a new (or empty) directory.")
   Path output;
-
-  @Option(names = "--redact", description = "Replace IP and MAC addresses, host names, GUIDs and GIDs consistently.")
   boolean redact;
-
-  @Option(names = "--pid", paramLabel = "PID", description = "Record /proc/PID (limits, status, environ) of the training process.")
   Long pid;
-
-  @Option(names = "--timeout", paramLabel = "SECONDS", description = "Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"
-      + " that. A command past it is killed with everything it started.")
   int timeout = 5;
-
-  @Option(names = "--debug", description = "Print stack traces of internal errors.")
   boolean debug;
 
   CaptureCommand(Context ctx) {
     this.ctx = ctx;
+  }
+
+  @Override
+  public CommandSpec model() {
+    CommandSpec spec = Specs.command(this, "capture",
+        "Records everything the ladder reads (files under /dev, /sys, /proc, command outputs, NCCL_*"
+            + " environment) into a folder or a .tar.gz that `check --root/--capture` replays with the same verdict.");
+    spec.addOption(Specs.option(Path.class, output, v -> output = v, "-o", "--output").required(true)
+        .paramLabel("FILE.tar.gz|DIR").description("Where to write: a .tar.gz/.tgz file, or a new (or empty) directory.")
+        .build());
+    spec.addOption(Specs.flag(v -> redact = v, "--redact")
+        .description("Replace IP and MAC addresses, host names, GUIDs and GIDs consistently.").build());
+    spec.addOption(Specs.option(Long.class, pid, v -> pid = v, "--pid").paramLabel("PID")
+        .description("Record /proc/PID (limits, status, environ) of the training process.").build());
+    spec.addOption(Specs.option(int.class, timeout, v -> timeout = v, "--timeout").paramLabel("SECONDS")
+        .description("Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"
+            + " that. A command past it is killed with everything it started.").build());
+    spec.addOption(Specs.flag(v -> debug = v, "--debug").description("Print stack traces of internal errors.").build());
+    return spec;
   }
 
   @Override

@@ -36,36 +36,21 @@ import org.jline.reader.UserInterruptException;
 import org.jline.reader.impl.completer.StringsCompleter;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code nccl-triage guide}: asks a person at a terminal what the given evidence (log, capture)
  * does not answer, re-evaluates the tree after each answer and ends with the report of check.
  */
-@Command(name = "guide", mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
-    description = "Asks, at a terminal, only what the given evidence (--log, --root/--capture) does not answer,"
-        + " shows the decision-tree path after each answer and ends with the same report as check."
-        + " Tab completes answers; 'unknown' is always allowed; Ctrl-D ends with the verdict so far.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:healthy", "1:problem found", "2:usage error (or no terminal)", "3:inconclusive",
-      "4:internal error"})
-final class GuideCommand implements Callable<Integer> {
+final class GuideCommand implements Callable<Integer>, Specs.Modelled {
   static final String NO_TTY = "guide needs a terminal; use check or log for scripts";
 
   private final Context ctx;
   private final Terminal injected;
 
-  @Option(names = "--log", paramLabel = "FILE", description = "The job's NCCL_DEBUG=INFO log.")
   String log;
-
-  @Option(names = "--root", paramLabel = "DIR", description = "A capture folder to read the Pod's facts from.")
   Path root;
-
-  @Option(names = "--capture", paramLabel = "FILE.tar.gz|DIR", description = "A capture (archive or folder) made by `nccl-triage capture`.")
   Path capture;
-
-  @Option(names = "--expect-hcas", paramLabel = "N", description = "HCA ports the Pod should have.")
   Integer expectHcas;
 
   GuideCommand(Context ctx) {
@@ -76,6 +61,24 @@ final class GuideCommand implements Callable<Integer> {
   GuideCommand(Context ctx, Terminal terminal) {
     this.ctx = ctx;
     this.injected = terminal;
+  }
+
+  @Override
+  public CommandSpec model() {
+    CommandSpec spec = Specs.exitCodes(Specs.command(this, "guide",
+        "Asks, at a terminal, only what the given evidence (--log, --root/--capture) does not answer,"
+            + " shows the decision-tree path after each answer and ends with the same report as check."
+            + " Tab completes answers; 'unknown' is always allowed; Ctrl-D ends with the verdict so far."),
+        "0:healthy", "1:problem found", "2:usage error (or no terminal)", "3:inconclusive", "4:internal error");
+    spec.addOption(Specs.option(String.class, log, v -> log = v, "--log").paramLabel("FILE")
+        .description("The job's NCCL_DEBUG=INFO log.").build());
+    spec.addOption(Specs.option(Path.class, root, v -> root = v, "--root").paramLabel("DIR")
+        .description("A capture folder to read the Pod's facts from.").build());
+    spec.addOption(Specs.option(Path.class, capture, v -> capture = v, "--capture").paramLabel("FILE.tar.gz|DIR")
+        .description("A capture (archive or folder) made by `nccl-triage capture`.").build());
+    spec.addOption(Specs.option(Integer.class, expectHcas, v -> expectHcas = v, "--expect-hcas").paramLabel("N")
+        .description("HCA ports the Pod should have.").build());
+    return spec;
   }
 
   @Override

@@ -2,40 +2,45 @@ package dev.nccltriage.cli;
 
 import dev.nccltriage.facts.Expectations;
 import java.nio.file.Path;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** Options shared by check, preflight and capture: where to look, how long to wait, what to expect. */
 final class LadderOptions {
-  @Option(names = "--root", paramLabel = "DIR", description = "Read the host through DIR (a capture folder) instead of /; commands are answered from the capture.")
   Path root;
-
-  @Option(names = "--capture", paramLabel = "FILE.tar.gz|DIR", description = "Replay a capture (archive or folder) made by `nccl-triage capture`.")
   Path capture;
-
-  @Option(names = "--timeout", paramLabel = "SECONDS", description = "Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"
-      + " that. A command past it is killed with everything it started.")
   int timeout = 5;
-
-  @Option(names = "--pid", paramLabel = "PID", description = "Judge memlock, capabilities and NCCL_* of the training process PID instead of this one.")
   Long pid;
-
-  @Option(names = "--expect-hcas", paramLabel = "N", description = "HCA ports the Pod should have.")
   Integer expectHcas;
-
-  @Option(names = "--expect-iface", paramLabel = "NAME", description = "Interface (e.g. net1) that must exist with an address.")
   String expectIface;
-
-  @Option(names = "--expect-gdr", description = "GPUDirect RDMA must be possible.")
   Boolean expectGdr;
-
-  @Option(names = "--min-memlock", paramLabel = "SIZE", description = "Minimum locked-memory limit (e.g. 1G, unlimited) unless CAP_IPC_LOCK.")
   String minMemlock;
-
-  @Option(names = "--expectations", paramLabel = "FILE", description = "YAML with hcas, iface, gdr, minMemlock; flags win over it.")
   Path expectations;
+  final CommonOptions common = new CommonOptions();
 
-  @Mixin CommonOptions common;
+  /** Adds these options, and the common ones, to a command's model. */
+  CommandSpec addTo(CommandSpec spec) {
+    spec.addOption(Specs.option(Path.class, root, v -> root = v, "--root").paramLabel("DIR")
+        .description("Read the host through DIR (a capture folder) instead of /; commands are answered from the capture.")
+        .build());
+    spec.addOption(Specs.option(Path.class, capture, v -> capture = v, "--capture").paramLabel("FILE.tar.gz|DIR")
+        .description("Replay a capture (archive or folder) made by `nccl-triage capture`.").build());
+    spec.addOption(Specs.option(int.class, timeout, v -> timeout = v, "--timeout").paramLabel("SECONDS")
+        .description("Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"
+            + " that. A command past it is killed with everything it started.").build());
+    spec.addOption(Specs.option(Long.class, pid, v -> pid = v, "--pid").paramLabel("PID")
+        .description("Judge memlock, capabilities and NCCL_* of the training process PID instead of this one.").build());
+    spec.addOption(Specs.option(Integer.class, expectHcas, v -> expectHcas = v, "--expect-hcas").paramLabel("N")
+        .description("HCA ports the Pod should have.").build());
+    spec.addOption(Specs.option(String.class, expectIface, v -> expectIface = v, "--expect-iface").paramLabel("NAME")
+        .description("Interface (e.g. net1) that must exist with an address.").build());
+    spec.addOption(Specs.option(Boolean.class, expectGdr, v -> expectGdr = v, "--expect-gdr")
+        .description("GPUDirect RDMA must be possible.").build());
+    spec.addOption(Specs.option(String.class, minMemlock, v -> minMemlock = v, "--min-memlock").paramLabel("SIZE")
+        .description("Minimum locked-memory limit (e.g. 1G, unlimited) unless CAP_IPC_LOCK.").build());
+    spec.addOption(Specs.option(Path.class, expectations, v -> expectations = v, "--expectations").paramLabel("FILE")
+        .description("YAML with hcas, iface, gdr, minMemlock; flags win over it.").build());
+    return common.addTo(spec);
+  }
 
   Expectations expectations(Context ctx) {
     if (timeout < 1) {

@@ -20,25 +20,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code nccl-triage lint MANIFEST...|-}: static checks of Kubernetes YAML. Runs only the lints whose
  * id starts with {@code K-} (rules/lint-k8s.yaml) or {@code L-env-} (rules/lints-env.yaml), once per
  * pod template; no decision tree. Wiring only.
  */
-@Command(
-    name = "lint",
-    mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
-    description = "Checks Kubernetes manifests (multi-document YAML: Pod, Job, Deployment, StatefulSet, PyTorchJob,"
-        + " MPIJob, Volcano Job, JobSet, LeaderWorkerSet ...) for what makes NCCL fall back, before the job runs.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:nothing at or above --fail-on", "1:problems found", "2:usage error (bad YAML: file:line)",
-      "3:no pod template in the input", "4:internal error"})
-final class LintCommand implements Callable<Integer> {
+final class LintCommand implements Callable<Integer>, Specs.Modelled {
   /** The lints this command runs: Kubernetes lints and the NCCL env lints. */
   static final Predicate<Rule.Lint> LINTS = l -> l.id().startsWith("K-") || l.id().startsWith("L-env-");
 
@@ -47,37 +36,45 @@ final class LintCommand implements Callable<Integer> {
 
   private final Context ctx;
 
-  @Parameters(paramLabel = "MANIFEST", arity = "0..*", description = "YAML files; '-' or none reads stdin.")
   List<String> files;
 
   /** lint's forms: the report's, and SARIF for code scanning. */
   enum Format { text, json, yaml, markdown, sarif }
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT",
-      description = "text (default), json, yaml, markdown or sarif. json and yaml are one document, whose JSON"
-          + " Schema is in the jar; sarif is SARIF 2.1.0 for GitHub and GitLab code scanning.")
   Format output = Format.text;
-
-  @Option(names = "--exclude", paramLabel = "RULE", split = ",",
-      description = "Do not report this lint (repeatable, or a comma list), as the annotation"
-          + " nccl-triage.io/ignore: RULE[,RULE] does for one object or pod template. Suppressed findings are"
-          + " counted, and do not count toward the exit code.")
   List<String> exclude = new ArrayList<>();
-
-  @Option(names = "--rdma-resource", paramLabel = "NAME",
-      description = "A site resource name that gives RDMA devices (repeatable), besides rdma/*, nvidia.com/hostdev,"
-          + " mellanox.com/*, *sriov*, *rdma*.")
   List<String> rdmaResources = new ArrayList<>();
-
-  @Option(names = "--nccl-version", paramLabel = "X.Y.Z",
-      description = "The NCCL version the image ships (as NCCL_DEBUG=INFO prints it, e.g. 2.21.5): a manifest does"
-          + " not say it, and the env lints that depend on it (NCCL_IB_GID_INDEX, NCCL_IB_TIMEOUT) run only with it.")
   String ncclVersion;
-
-  @Mixin CommonOptions common;
+  final CommonOptions common = new CommonOptions();
 
   LintCommand(Context ctx) {
     this.ctx = ctx;
+  }
+
+  @Override
+  public CommandSpec model() {
+    CommandSpec spec = Specs.exitCodes(Specs.command(this, "lint",
+        "Checks Kubernetes manifests (multi-document YAML: Pod, Job, Deployment, StatefulSet, PyTorchJob,"
+            + " MPIJob, Volcano Job, JobSet, LeaderWorkerSet ...) for what makes NCCL fall back, before the job runs."),
+        "0:nothing at or above --fail-on", "1:problems found", "2:usage error (bad YAML: file:line)",
+        "3:no pod template in the input", "4:internal error");
+    spec.addPositional(Specs.positionals(v -> files = v).paramLabel("MANIFEST").arity("0..*")
+        .description("YAML files; '-' or none reads stdin.").build());
+    spec.addOption(Specs.option(Format.class, output, v -> output = v, "-o", "--output").paramLabel("FORMAT")
+        .description("text (default), json, yaml, markdown or sarif. json and yaml are one document, whose JSON"
+            + " Schema is in the jar; sarif is SARIF 2.1.0 for GitHub and GitLab code scanning.").build());
+    spec.addOption(Specs.listOption(exclude, v -> exclude = v, "--exclude").paramLabel("RULE").splitRegex(",")
+        .description("Do not report this lint (repeatable, or a comma list), as the annotation"
+            + " nccl-triage.io/ignore: RULE[,RULE] does for one object or pod template. Suppressed findings are"
+            + " counted, and do not count toward the exit code.").build());
+    spec.addOption(Specs.listOption(rdmaResources, v -> rdmaResources = v, "--rdma-resource").paramLabel("NAME")
+        .description("A site resource name that gives RDMA devices (repeatable), besides rdma/*, nvidia.com/hostdev,"
+            + " mellanox.com/*, *sriov*, *rdma*.").build());
+    spec.addOption(Specs.option(String.class, ncclVersion, v -> ncclVersion = v, "--nccl-version").paramLabel("X.Y.Z")
+        .description("The NCCL version the image ships (as NCCL_DEBUG=INFO prints it, e.g. 2.21.5): a manifest does"
+            + " not say it, and the env lints that depend on it (NCCL_IB_GID_INDEX, NCCL_IB_TIMEOUT) run only with it.")
+        .build());
+    return common.addTo(spec);
   }
 
   @Override

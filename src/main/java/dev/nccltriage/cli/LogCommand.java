@@ -15,43 +15,41 @@ import dev.nccltriage.source.log.NcclLogSource;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code nccl-triage log [FILE...|-]}: triage a saved NCCL log. Wiring only. */
-@Command(
-    name = "log",
-    mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
-    description = "Reads the NCCL_DEBUG=INFO log of one job (files, '-' for stdin, .gz read as is; several"
-        + " files, one per Pod, are one job) and says whether NCCL fell back, and which layer owes the fix.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:healthy", "1:problem found", "2:usage error", "3:inconclusive", "4:internal error"})
-final class LogCommand implements Callable<Integer> {
+final class LogCommand implements Callable<Integer>, Specs.Modelled {
   private final Context ctx;
-
-  @Parameters(paramLabel = "FILE", arity = "0..*", description = "Log files; '-' or none reads stdin.")
   List<String> files;
-
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = OutputFormat.HELP)
   OutputFormat output = OutputFormat.text;
-
-  @Option(names = "--expect-hcas", paramLabel = "N", description = "HCA ports each node should give NCCL.")
   Integer expectHcas;
-
-  @Option(names = "--threads", paramLabel = "N", hidden = true, description = "Parser threads (inputs, and parts of large files).")
   int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
-
-  // The launchers' class-list run: a small sample read in parts loads what a large log's run loads
-  @Option(names = "--parallel-min-bytes", paramLabel = "BYTES", hidden = true,
-      description = "Smallest file read in parts by several threads (default 16 MiB).")
   Long parallelMinBytes;
-
-  @Mixin CommonOptions common;
+  final CommonOptions common = new CommonOptions();
 
   LogCommand(Context ctx) {
     this.ctx = ctx;
+  }
+
+  @Override
+  public CommandSpec model() {
+    CommandSpec spec = Specs.exitCodes(Specs.command(this, "log",
+        "Reads the NCCL_DEBUG=INFO log of one job (files, '-' for stdin, .gz read as is; several"
+            + " files, one per Pod, are one job) and says whether NCCL fell back, and which layer owes the fix."),
+        Specs.EXIT_CODES);
+    spec.addPositional(Specs.positionals(v -> files = v).paramLabel("FILE").arity("0..*")
+        .description("Log files; '-' or none reads stdin.").build());
+    spec.addOption(Specs.option(OutputFormat.class, output, v -> output = v, "-o", "--output").paramLabel("FORMAT")
+        .description(OutputFormat.HELP).build());
+    spec.addOption(Specs.option(Integer.class, expectHcas, v -> expectHcas = v, "--expect-hcas").paramLabel("N")
+        .description("HCA ports each node should give NCCL.").build());
+    spec.addOption(Specs.option(int.class, threads, v -> threads = v, "--threads").paramLabel("N").hidden(true)
+        .description("Parser threads (inputs, and parts of large files).").build());
+    // the launchers' class-list run: a small sample read in parts loads what a large log's run loads
+    spec.addOption(Specs.option(Long.class, parallelMinBytes, v -> parallelMinBytes = v, "--parallel-min-bytes")
+        .paramLabel("BYTES").hidden(true).description("Smallest file read in parts by several threads (default 16 MiB).")
+        .build());
+    return common.addTo(spec);
   }
 
   @Override

@@ -14,28 +14,13 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** The root command. Subcommands do the work; this class only wires picocli and error handling. */
-@Command(
-    name = "nccl-triage",
-    mixinStandardHelpOptions = true,
-    versionProvider = NcclTriage.Version.class,
-    description = "Finds why NCCL silently degraded (TCP sockets instead of RDMA, no GPUDirect RDMA, too few"
-        + " HCAs, handshake on the overlay) and names the layer that owes the fix.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-      "0:healthy (nothing at or above the --fail-on threshold)",
-      "1:a problem found (a layer named)",
-      "2:usage error",
-      "3:inconclusive (not enough evidence; the report says what would decide)",
-      "4:internal error (a bug: please report it with the --debug output)"
-    })
-public final class NcclTriage implements Runnable {
+public final class NcclTriage implements Runnable, Specs.Modelled {
   /**
-   * The subcommands by name, in the order help lists them. Not in the annotation: picocli builds
-   * the model of every subcommand it is given (reflection, annotation proxies), about 50 ms of a
-   * start-up, so a run that names a leaf command builds only that one.
+   * The subcommands by name, in the order help lists them. A run that names a leaf command builds
+   * only that command's model (each command builds its own, {@link Specs}).
    */
   static final Map<String, Class<?>> SUBCOMMANDS = subcommands(
       "log", LogCommand.class, "bw", BwCommand.class, "lint", LintCommand.class, "check", CheckCommand.class,
@@ -44,15 +29,29 @@ public final class NcclTriage implements Runnable {
   /** Commands that read the whole tree (help lists it, completion writes it). */
   private static final Set<String> NEED_TREE = Set.of("help", "completion");
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  private CommandSpec spec;
 
   /** The forms of --version: a line, or a document with the commit and build date. */
   enum VersionFormat { text, json, yaml }
 
-  @CommandLine.Option(names = {"-o", "--output"}, paramLabel = "FORMAT",
-      description = "With --version: text (default), json or yaml, with the git commit and build date."
-          + " Each command has its own -o, after its name.")
   VersionFormat output = VersionFormat.text;
+
+  @Override
+  public CommandSpec model() {
+    spec = Specs.command(this, "nccl-triage",
+        "Finds why NCCL silently degraded (TCP sockets instead of RDMA, no GPUDirect RDMA, too few"
+            + " HCAs, handshake on the overlay) and names the layer that owes the fix.");
+    Specs.exitCodes(spec,
+        "0:healthy (nothing at or above the --fail-on threshold)",
+        "1:a problem found (a layer named)",
+        "2:usage error",
+        "3:inconclusive (not enough evidence; the report says what would decide)",
+        "4:internal error (a bug: please report it with the --debug output)");
+    spec.addOption(Specs.option(VersionFormat.class, output, v -> output = v, "-o", "--output").paramLabel("FORMAT")
+        .description("With --version: text (default), json or yaml, with the git commit and build date."
+            + " Each command has its own -o, after its name.").build());
+    return spec;
+  }
 
   @Override
   public void run() {
@@ -104,11 +103,26 @@ public final class NcclTriage implements Runnable {
 
   /** The whole command tree (help, completion, man pages). */
   public static CommandLine commandLine(CommandLine.IFactory factory) {
-    CommandLine cl = new CommandLine(new NcclTriage(), factory);
-    for (Class<?> c : SUBCOMMANDS.values()) {
-      cl.addSubcommand(c);
+    CommandLine cl = root(factory);
+    for (Map.Entry<String, Class<?>> c : SUBCOMMANDS.entrySet()) {
+      add(cl, c.getKey(), c.getValue(), factory);
     }
     return cl;
+  }
+
+  private static CommandLine root(CommandLine.IFactory factory) {
+    return Specs.commandLine(new NcclTriage(), factory);
+  }
+
+  /** Our commands build their models; picocli's help command is read from its annotations. */
+  private static void add(CommandLine cl, String name, Class<?> command, CommandLine.IFactory factory) {
+    Object instance;
+    try {
+      instance = factory.create(command);
+    } catch (Exception e) {
+      throw new CommandLine.InitializationException("cannot create the " + name + " command: " + e, e);
+    }
+    cl.addSubcommand(name, instance instanceof Specs.Modelled m ? Specs.commandLine(m, factory) : instance);
   }
 
   /**
@@ -120,14 +134,14 @@ public final class NcclTriage implements Runnable {
   static CommandLine commandLine(CommandLine.IFactory factory, String... args) {
     List<String> all = java.util.Arrays.asList(args);
     if ((all.contains("--version") || all.contains("-V")) && all.stream().noneMatch(SUBCOMMANDS::containsKey)) {
-      return new CommandLine(new NcclTriage(), factory); // prints the version; needs no command
+      return root(factory); // prints the version; needs no command
     }
     Class<?> leaf = args.length == 0 || NEED_TREE.contains(args[0]) ? null : SUBCOMMANDS.get(args[0]);
     if (leaf == null) {
       return commandLine(factory);
     }
-    CommandLine cl = new CommandLine(new NcclTriage(), factory);
-    cl.addSubcommand(leaf);
+    CommandLine cl = root(factory);
+    add(cl, args[0], leaf, factory);
     return cl;
   }
 

@@ -12,11 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code nccl-triage preflight}: check for an initContainer. No log; one JSON document on stdout,
@@ -28,24 +24,7 @@ import picocli.CommandLine.Spec;
  * -jar} the JVM runs it as a child ({@link WrappedCommand}). stdout is then the command's alone:
  * the JSON line goes to stderr, before the report.
  */
-@Command(name = "preflight", mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class, showEndOfOptionsDelimiterInUsageHelp = true,
-    description = {"check for a Job's initContainer: applies the expectations, prints one JSON document on stdout and"
-        + " the readable report on stderr, and exits non-zero when the road to RDMA is missing.",
-        "",
-        "With -- COMMAND [ARG...] it wraps the training command in the training container: it runs the ladder"
-            + " there (the image's own verbs stack is seen), then the command, whose exit code becomes its own."
-            + " The command does not run when the preflight fails at --fail-on: a problem (default), or with"
-            + " --fail-on warn also a warning or an inconclusive ladder; exit code 1 or 3 then. The launcher"
-            + " script execs the command (same PID, signals go straight to it); run as java -jar, the JVM runs it"
-            + " as a child, passes SIGTERM/SIGINT/SIGHUP on to it as SIGTERM and exits with its status. stdout is"
-            + " left to the command: the JSON line goes to stderr, before the report."},
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:healthy", "1:problem found (at or above --fail-on)", "2:usage error", "3:inconclusive",
-        "4:internal error",
-        "126:wrapper form: the command was found but cannot be run",
-        "127:wrapper form: the command was not found",
-        "*:wrapper form: the command's own exit code (128+N when signal N ended it)"})
-final class PreflightCommand implements Callable<Integer> {
+final class PreflightCommand implements Callable<Integer>, Specs.Modelled {
   /**
    * Set (to 1) by the launchers in the wrapper form: decide only, and exit 0 for "run it"; the
    * launcher then execs the command, which a JVM cannot do. Never set in the command's environment.
@@ -54,16 +33,37 @@ final class PreflightCommand implements Callable<Integer> {
 
   private final Context ctx;
 
-  @Mixin LadderOptions ladder;
-
-  @Parameters(paramLabel = "COMMAND", arity = "0..*",
-      description = "After --: the training command and its arguments, run after a passing preflight.")
+  final LadderOptions ladder = new LadderOptions();
   List<String> command; // null when none is given
-
-  @Spec CommandSpec spec;
+  private CommandSpec spec;
 
   PreflightCommand(Context ctx) {
     this.ctx = ctx;
+  }
+
+  @Override
+  public CommandSpec model() {
+    spec = Specs.exitCodes(Specs.command(this, "preflight",
+        "check for a Job's initContainer: applies the expectations, prints one JSON document on stdout and"
+            + " the readable report on stderr, and exits non-zero when the road to RDMA is missing.",
+        "",
+        "With -- COMMAND [ARG...] it wraps the training command in the training container: it runs the ladder"
+            + " there (the image's own verbs stack is seen), then the command, whose exit code becomes its own."
+            + " The command does not run when the preflight fails at --fail-on: a problem (default), or with"
+            + " --fail-on warn also a warning or an inconclusive ladder; exit code 1 or 3 then. The launcher"
+            + " script execs the command (same PID, signals go straight to it); run as java -jar, the JVM runs it"
+            + " as a child, passes SIGTERM/SIGINT/SIGHUP on to it as SIGTERM and exits with its status. stdout is"
+            + " left to the command: the JSON line goes to stderr, before the report."),
+        "0:healthy", "1:problem found (at or above --fail-on)", "2:usage error", "3:inconclusive",
+        "4:internal error",
+        "126:wrapper form: the command was found but cannot be run",
+        "127:wrapper form: the command was not found",
+        "*:wrapper form: the command's own exit code (128+N when signal N ended it)");
+    spec.usageMessage().showEndOfOptionsDelimiterInUsageHelp(true);
+    ladder.addTo(spec);
+    spec.addPositional(Specs.positionals(v -> command = v).paramLabel("COMMAND").arity("0..*")
+        .description("After --: the training command and its arguments, run after a passing preflight.").build());
+    return spec;
   }
 
   @Override

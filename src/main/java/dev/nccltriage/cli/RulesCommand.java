@@ -6,23 +6,26 @@ import dev.nccltriage.rules.RuleSet;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code nccl-triage rules}: lists the rules and prints the decision tree (or the fact vocabulary). */
-@Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = NcclTriage.Version.class,
-    description = "Lists the loaded rules and prints the decision tree; --facts prints the fact vocabulary.")
-final class RulesCommand implements Callable<Integer> {
+final class RulesCommand implements Callable<Integer>, Specs.Modelled {
   private final Context ctx;
-
-  @Option(names = "--rules", paramLabel = "DIR", description = "Also load every *.yaml rule file in DIR.")
   Path rulesDir;
-
-  @Option(names = "--facts", description = "Print the facts rule conditions may use.")
   boolean facts;
 
   RulesCommand(Context ctx) {
     this.ctx = ctx;
+  }
+
+  @Override
+  public CommandSpec model() {
+    CommandSpec spec = Specs.command(this, "rules",
+        "Lists the loaded rules and prints the decision tree; --facts prints the fact vocabulary.");
+    spec.addOption(Specs.option(Path.class, rulesDir, v -> rulesDir = v, "--rules").paramLabel("DIR")
+        .description("Also load every *.yaml rule file in DIR.").build());
+    spec.addOption(Specs.flag(v -> facts = v, "--facts").description("Print the facts rule conditions may use.").build());
+    return spec;
   }
 
   @Override

@@ -30,7 +30,7 @@ class GuideCommandTest {
         PrintStream out = new PrintStream(report, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
       Context ctx = new Context(new ByteArrayInputStream(new byte[0]), out, e, CliRun.ENV, CliRun.REPO, false);
-      int code = new CommandLine(new GuideCommand(ctx, t)).execute(args);
+      int code = Specs.commandLine(new GuideCommand(ctx, t), CommandLine.defaultFactory()).execute(args);
       t.flush();
       return new Walk(code, screen.toString(StandardCharsets.UTF_8), report.toString(StandardCharsets.UTF_8));
     }
