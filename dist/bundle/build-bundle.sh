@@ -261,9 +261,10 @@ cp "$REPO/samples/logs/$SAMPLE" "$STAGE/share/samples/"
 # training runs load (the bundled sample read in parts by two threads as a large log is, as JSON;
 # read from a pipe and whole, as text; check over a sample capture), lists merged by
 # dist/bin/merge-classlists.awk: the JDK's and nccl-triage's own. It replaces the JDK's default
-# archive. The libraries' classes (Jackson, SnakeYAML; picocli's Java 5 class files cannot
-# be archived at all) load from lib/app: archiving them too would add 1.6 MB to the tarball and
-# take ~50 ms off `log`, which the 25 MB limit does not leave room for (dist/bundle/README.md).
+# archive. The libraries' classes (Jackson, SnakeYAML) load from lib/app: archiving them too would
+# add 1.6 MB to the tarball and take ~50 ms off `log`, which the 26 MB limit does not leave room
+# for (dist/bundle/README.md). picocli's classes are the app jar's (built from its sources as Java
+# 17 class files), so they are archived and linked with ours.
 if [[ $APP_CDS == yes ]]; then
   say "CDS: training runs (log -o json in parts, log of a pipe as text, check of a sample capture)"
   CLASSLIST=$WORK/classlist
