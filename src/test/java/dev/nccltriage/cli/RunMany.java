@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Runs the tool in-process once per argument list ({@code --next} separates them) in this JVM,
- * output discarded, and prints each exit code: a child JVM of {@link RecordMethodsLinkTest}, which
+ * output discarded, and prints each exit code: a child JVM of {@link SpunClassesTest}, which
  * reads what the JVM traces while they run.
  */
 public final class RunMany {

@@ -13,16 +13,25 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * No command, on any sample, calls the equals, hashCode or toString that javac generates for a
- * record: each links java.lang.runtime.ObjectMethods on its first call, which costs a cold JVM
- * 10-45 ms (spun method handles, classes outside the start-up archive), on every run that reaches
- * it. A record that is a map key or a list element that is removed by value writes its own (see
- * Evidence#equals) or is not used that way. Checked in one child JVM that traces every call site
- * it links while it runs the commands.
+ * No command, on any sample, makes the JVM generate classes that a start-up archive cannot hold,
+ * each of which costs every run that reaches it:
+ *
+ * <ul>
+ *   <li>the equals, hashCode or toString that javac generates for a record: each links
+ *       java.lang.runtime.ObjectMethods on its first call (10-45 ms of a cold JVM: spun method
+ *       handles, classes outside the archive). A record that is a map key or a list element that
+ *       is removed by value writes its own (see Evidence#equals) or is not used that way;
+ *   <li>a proxy class: an annotation read at run time is a proxy instance, and its type's proxy
+ *       class is generated on the first read (picocli's annotations were 35 ms of every command's
+ *       start-up; the commands build their models in code, {@link Specs}).
+ * </ul>
+ *
+ * Checked in one child JVM that traces every call site it links and every class it loads while it
+ * runs the commands.
  */
-class RecordMethodsLinkTest {
+class SpunClassesTest {
   @Test
-  void noSampleRunLinksARecordsGeneratedMethods() throws IOException, InterruptedException {
+  void noSampleRunLinksARecordsGeneratedMethodsOrMakesAProxy() throws IOException, InterruptedException {
     List<List<String>> runs = new ArrayList<>();
     for (String log : files("samples/logs", ".log")) {
       runs.add(List.of("log", "-o", "json", log));
@@ -54,7 +63,7 @@ class RecordMethodsLinkTest {
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
-        "-Djava.lang.invoke.MethodHandle.TRACE_METHOD_LINKAGE=true",
+        "-Djava.lang.invoke.MethodHandle.TRACE_METHOD_LINKAGE=true", "-Xlog:class+load=info:stdout",
         "-cp", System.getProperty("java.class.path"), RunMany.class.getName()));
     cmd.addAll(args);
     Path out = Files.createTempFile("record-methods", ".txt");
@@ -67,6 +76,8 @@ class RecordMethodsLinkTest {
       assertThat(lines).as("the trace is on (else the test shows nothing)")
           .anyMatch(l -> l.contains("linkCallSite") && l.contains("LambdaMetafactory"));
       assertThat(lines).filteredOn(l -> l.contains("java.lang.runtime.ObjectMethods")).isEmpty();
+      assertThat(lines).as("the class-load log is on").anyMatch(l -> l.contains("dev.nccltriage.cli.Specs "));
+      assertThat(lines).filteredOn(l -> l.contains("__dynamic_proxy__")).isEmpty();
     } finally {
       Files.deleteIfExists(out);
     }
