@@ -22,7 +22,7 @@ final class Specs {
     CommandSpec model();
   }
 
-  static final String EXIT_HEADING = "%nExit codes:%n";
+  private static final String EXIT_HEADING = "%nExit codes:%n";
   static final String[] EXIT_CODES = {"0:healthy", "1:problem found", "2:usage error", "3:inconclusive", "4:internal error"};
 
   /** The command line of a command's model, its standard help options added. */
