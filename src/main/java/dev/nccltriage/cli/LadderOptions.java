@@ -4,7 +4,7 @@ import dev.nccltriage.facts.Expectations;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** Options shared by check, preflight and capture: where to look, how long to wait, what to expect. */
+/** Options shared by check and preflight: where to look, how long to wait, what to expect. */
 final class LadderOptions {
   Path root;
   Path capture;
