@@ -94,8 +94,7 @@ final class BwCommand implements Callable<Integer>, Specs.Modelled {
         .build());
     spec.addOption(Specs.option(String.class, log, v -> log = v, "--log").paramLabel("FILE")
         .description("The job's NCCL_DEBUG=INFO log, to pick between hypotheses.").build());
-    spec.addOption(Specs.option(OutputFormat.class, output, v -> output = v, "-o", "--output").paramLabel("FORMAT")
-        .description(OutputFormat.HELP).build());
+    spec.addOption(Specs.output(output, v -> output = v));
     return common.addTo(spec);
   }
 

@@ -58,10 +58,8 @@ final class CaptureCommand implements Callable<Integer>, Specs.Modelled {
         .description("Replace IP and MAC addresses, host names, GUIDs and GIDs consistently.").build());
     spec.addOption(Specs.option(Long.class, pid, v -> pid = v, "--pid").paramLabel("PID")
         .description("Record /proc/PID (limits, status, environ) of the training process.").build());
-    spec.addOption(Specs.option(int.class, timeout, v -> timeout = v, "--timeout").paramLabel("SECONDS")
-        .description("Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"
-            + " that. A command past it is killed with everything it started.").build());
-    spec.addOption(Specs.flag(v -> debug = v, "--debug").description("Print stack traces of internal errors.").build());
+    spec.addOption(Specs.timeout(timeout, v -> timeout = v));
+    spec.addOption(Specs.debug(v -> debug = v));
     return spec;
   }
 

@@ -27,8 +27,7 @@ final class CheckCommand implements Callable<Integer>, Specs.Modelled {
     ladder.addTo(spec);
     spec.addOption(Specs.option(String.class, log, v -> log = v, "--log").paramLabel("FILE|-")
         .description("The job's NCCL_DEBUG=INFO log ('-' for stdin).").build());
-    spec.addOption(Specs.option(OutputFormat.class, output, v -> output = v, "-o", "--output").paramLabel("FORMAT")
-        .description(OutputFormat.HELP).build());
+    spec.addOption(Specs.output(output, v -> output = v));
     return spec;
   }
 

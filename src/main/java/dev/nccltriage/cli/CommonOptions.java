@@ -11,11 +11,10 @@ final class CommonOptions {
 
   /** Adds these options to a command's model. */
   CommandSpec addTo(CommandSpec spec) {
-    spec.addOption(Specs.option(Path.class, rulesDir, v -> rulesDir = v, "--rules").paramLabel("DIR")
-        .description("Also load every *.yaml rule file in DIR.").build());
+    spec.addOption(Specs.rules(rulesDir, v -> rulesDir = v));
     spec.addOption(Specs.option(FailOn.class, failOn, v -> failOn = v, "--fail-on").paramLabel("LEVEL")
         .description("Exit 1 from this severity on: problem (default) or warn.").build());
-    spec.addOption(Specs.flag(v -> debug = v, "--debug").description("Print stack traces of internal errors.").build());
+    spec.addOption(Specs.debug(v -> debug = v));
     return spec;
   }
 

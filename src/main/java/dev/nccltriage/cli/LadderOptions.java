@@ -24,9 +24,7 @@ final class LadderOptions {
         .build());
     spec.addOption(Specs.option(Path.class, capture, v -> capture = v, "--capture").paramLabel("FILE.tar.gz|DIR")
         .description("Replay a capture (archive or folder) made by `nccl-triage capture`.").build());
-    spec.addOption(Specs.option(int.class, timeout, v -> timeout = v, "--timeout").paramLabel("SECONDS")
-        .description("Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"
-            + " that. A command past it is killed with everything it started.").build());
+    spec.addOption(Specs.timeout(timeout, v -> timeout = v));
     spec.addOption(Specs.option(Long.class, pid, v -> pid = v, "--pid").paramLabel("PID")
         .description("Judge memlock, capabilities and NCCL_* of the training process PID instead of this one.").build());
     spec.addOption(Specs.option(Integer.class, expectHcas, v -> expectHcas = v, "--expect-hcas").paramLabel("N")

@@ -39,8 +39,7 @@ final class LogCommand implements Callable<Integer>, Specs.Modelled {
         Specs.EXIT_CODES);
     spec.addPositional(Specs.positionals(v -> files = v).paramLabel("FILE").arity("0..*")
         .description("Log files; '-' or none reads stdin.").build());
-    spec.addOption(Specs.option(OutputFormat.class, output, v -> output = v, "-o", "--output").paramLabel("FORMAT")
-        .description(OutputFormat.HELP).build());
+    spec.addOption(Specs.output(output, v -> output = v));
     spec.addOption(Specs.option(Integer.class, expectHcas, v -> expectHcas = v, "--expect-hcas").paramLabel("N")
         .description("HCA ports each node should give NCCL.").build());
     spec.addOption(Specs.option(int.class, threads, v -> threads = v, "--threads").paramLabel("N").hidden(true)

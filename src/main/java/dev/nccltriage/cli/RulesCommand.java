@@ -22,8 +22,7 @@ final class RulesCommand implements Callable<Integer>, Specs.Modelled {
   public CommandSpec model() {
     CommandSpec spec = Specs.command(this, "rules",
         "Lists the loaded rules and prints the decision tree; --facts prints the fact vocabulary.");
-    spec.addOption(Specs.option(Path.class, rulesDir, v -> rulesDir = v, "--rules").paramLabel("DIR")
-        .description("Also load every *.yaml rule file in DIR.").build());
+    spec.addOption(Specs.rules(rulesDir, v -> rulesDir = v));
     spec.addOption(Specs.flag(v -> facts = v, "--facts").description("Print the facts rule conditions may use.").build());
     return spec;
   }

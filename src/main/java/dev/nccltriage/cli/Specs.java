@@ -1,5 +1,6 @@
 package dev.nccltriage.cli;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -62,8 +63,34 @@ final class Specs {
    * shows as ${DEFAULT-VALUE} and resets to before a parse, as it does for an annotated field).
    */
   static <T> OptionSpec.Builder option(Class<T> type, T initial, Consumer<? super T> set, String... names) {
-    Binding<T> b = bind(initial, set);
+    Binding<T> b = new Binding<>(initial, set);
     return OptionSpec.builder(names).type(type).initialValue(initial).getter(b).setter(b);
+  }
+
+  // Options several commands take: one definition each, so their help cannot drift apart.
+
+  /** -o/--output FORMAT, the report's form (text, json, yaml, markdown). */
+  static OptionSpec output(OutputFormat initial, Consumer<OutputFormat> set) {
+    return option(OutputFormat.class, initial, set, "-o", "--output").paramLabel("FORMAT").description(OutputFormat.HELP)
+        .build();
+  }
+
+  /** --timeout SECONDS for each external command the ladder (or a capture) runs. */
+  static OptionSpec timeout(int initial, Consumer<Integer> set) {
+    return option(int.class, initial, set, "--timeout").paramLabel("SECONDS")
+        .description("Timeout for each external command (default ${DEFAULT-VALUE}); all of them together get twice"
+            + " that. A command past it is killed with everything it started.").build();
+  }
+
+  /** --rules DIR: rule files besides the built-in ones. */
+  static OptionSpec rules(Path initial, Consumer<Path> set) {
+    return option(Path.class, initial, set, "--rules").paramLabel("DIR")
+        .description("Also load every *.yaml rule file in DIR.").build();
+  }
+
+  /** --debug: stack traces of internal errors. */
+  static OptionSpec debug(Consumer<Boolean> set) {
+    return flag(set, "--debug").description("Print stack traces of internal errors.").build();
   }
 
   /** A flag: no parameter, true when given. */
@@ -73,24 +100,20 @@ final class Specs {
 
   /** Repeatable values gathered into a list that starts as {@code initial}. */
   static OptionSpec.Builder listOption(List<String> initial, Consumer<List<String>> set, String... names) {
-    Binding<List<String>> b = bind(initial, set);
+    Binding<List<String>> b = new Binding<>(initial, set);
     return OptionSpec.builder(names).type(List.class).auxiliaryTypes(String.class).initialValue(initial).getter(b).setter(b);
   }
 
   /** Positional parameters gathered into a list (null when none is given). */
   static PositionalParamSpec.Builder positionals(Consumer<List<String>> set) {
-    Binding<List<String>> b = bind(null, set);
+    Binding<List<String>> b = new Binding<>(null, set);
     return PositionalParamSpec.builder().type(List.class).auxiliaryTypes(String.class).initialValue(null).getter(b).setter(b);
   }
 
   /** One positional parameter. */
   static PositionalParamSpec.Builder positional(String initial, Consumer<String> set) {
-    Binding<String> b = bind(initial, set);
+    Binding<String> b = new Binding<>(initial, set);
     return PositionalParamSpec.builder().type(String.class).initialValue(initial).getter(b).setter(b);
-  }
-
-  private static <T> Binding<T> bind(T initial, Consumer<? super T> set) {
-    return new Binding<>(initial, set);
   }
 
   /**
