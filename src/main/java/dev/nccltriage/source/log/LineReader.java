@@ -54,6 +54,27 @@ final class LineReader {
     // several reads is searched once, not from its start after every read
     int searched = 0;
     while (true) {
+      if (!skipping && lineNo >= 0 && searched == 0) {
+        // the usual state, line after line: lines that start before the limit and end in the buffer
+        int stop = (int) Math.min(len, Math.max(pos, limit - consumed));
+        while (pos < stop && buf[pos] != '\n') {
+          int scanTo = Math.min(len, pos + maxLine + 1);
+          int end = sink.lineAt(buf, pos, scanTo, lineNo + 1);
+          if (end < 0) {
+            end = indexOfNewline(buf, pos, scanTo);
+            if (end < 0) {
+              searched = scanTo - pos; // searched already: the loop below goes on from there
+              break;
+            }
+            sink.line(buf, pos, end, lineNo + 1, false, escapeSeen);
+            escapeSeen = false;
+          }
+          if ((++lineNo & 63) == 0) {
+            stopIfInterrupted();
+          }
+          pos = end + 1;
+        }
+      }
       // a line longer than maxLine is cut whatever the read sizes: look no further than that
       int scanTo = Math.min(len, pos + maxLine + 1);
       // (an empty line is not offered: nothing in it can be a cached thread's)
