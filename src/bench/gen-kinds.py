@@ -174,6 +174,18 @@ def k_warn_storm(rnd, pf):
     ])
 
 
+def k_warn_new(rnd, pf):
+    """WARN texts new on every line whose numbers are not addresses (a proxy's id, a rank, a size,
+    a ring): nothing masks them, so each text is new to every table; most match no signature."""
+    p = pf.pick()
+    rank = p[4]
+    return pf.info(p, "WARN") + rnd.choice([
+        f"Message truncated : received {rnd.randrange(1, 1 << 22)} bytes instead of {rnd.randrange(1, 1 << 22)}",
+        f"Error : ring {rnd.randrange(64)} does not loop back to start ({rnd.randrange(4096)} != 0)",
+        f"[Proxy Service {rank}] Failed to execute operation Setup from rank {rnd.randrange(4096)}, retcode 3",
+    ])
+
+
 UNWIND_FILES = ["transport/net.cc", "proxy.cc", "transport.cc", "init.cc", "group.cc", "enqueue.cc",
                 "misc/socket.cc", "bootstrap.cc", "transport/net_ib.cc", "misc/ibvwrap.cc", "channel.cc"]
 
@@ -367,7 +379,7 @@ class UnknownWrapper:
 
 KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
-    "warn": k_warn, "warn-storm": k_warn_storm, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
+    "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
     "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "many-hosts": k_hosts,
     "host-init": None, "unknown-wrapper": None,
     "long-lines": None, "nul-tail": None,

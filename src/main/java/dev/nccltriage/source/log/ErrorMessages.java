@@ -120,7 +120,11 @@ final class ErrorMessages {
   /** The meaning of a kept text, its guard words found in its bytes (no copy of them). */
   private static Known classified(MessageTexts in, int slot) {
     int from = in.offset(slot);
-    int guards = GuardWords.of(in.pool(), from, from + in.length(slot));
+    int to = from + in.length(slot);
+    int guards = GuardWords.of(in.pool(), from, to);
+    if (to > from && ErrorSignatures.surelyUnknown(guards, in.pool()[from])) {
+      return new Known(ErrorSignatures.Outcome.UNKNOWN); // (not decoded: see isRecoverable)
+    }
     return new Known(ErrorSignatures.classify(in.text(slot), guards));
   }
 
@@ -167,9 +171,21 @@ final class ErrorMessages {
   boolean isRecoverable(int text) {
     Known known = known(text);
     if (known.recoverable == null) {
-      known.recoverable = recoverable(texts.text(text), true);
+      known.recoverable = (text < 0 || mayBeRecoverable(texts.pool(), texts.offset(text), texts.offset(text) + texts.length(text)))
+          && recoverable(texts.text(text), true);
     }
     return known.recoverable;
+  }
+
+  private static final byte[] SYNC_EVENT = Bytes.ascii("sync event");
+
+  /**
+   * False where {@link #recoverable(String, boolean)} is false for the text of UTF-8 bytes
+   * b[from, to), told from the bytes: its first character starts none of the recoverable starts,
+   * and "sync event" is not in it (ASCII, so in the bytes exactly when in the text).
+   */
+  private static boolean mayBeRecoverable(byte[] b, int from, int to) {
+    return from < to && (RECOVERABLE_FIRST.indexOf((char) (b[from] & 0xFF)) >= 0 || Bytes.indexOf(b, from, to, SYNC_EVENT) >= 0);
   }
 
   /** {@code guarded} false: the expression alone (tests check that the guard changes nothing). */
@@ -251,17 +267,7 @@ final class ErrorMessages {
     "NET/OFI ", "Could not find", "No plugin found"
   };
   /** The first characters of {@link #RECOVERABLE_STARTS}. */
-  private static final String RECOVERABLE_FIRST = firstCharacters(RECOVERABLE_STARTS);
-
-  private static String firstCharacters(String[] starts) {
-    StringBuilder b = new StringBuilder();
-    for (String start : starts) {
-      if (b.indexOf(start.substring(0, 1)) < 0) {
-        b.append(start.charAt(0));
-      }
-    }
-    return b.toString();
-  }
+  private static final String RECOVERABLE_FIRST = ErrorSignatures.firstCharacters(RECOVERABLE_STARTS);
 
   /** aws-ofi-nccl's failures (its own "NET/OFI ..." lines); any other NET/OFI line is known and ignored. */
   boolean ofi(ProcessState p, String msg) {

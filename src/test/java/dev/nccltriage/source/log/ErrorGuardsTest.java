@@ -112,9 +112,17 @@ class ErrorGuardsTest {
     assertThat(all).hasSizeGreaterThan(10_000);
     SoftAssertions soft = new SoftAssertions();
     int errors = 0;
+    int toldFromBytes = 0;
     for (String m : all) {
       ErrorSignatures.Outcome guarded = ErrorSignatures.classify(m);
       soft.assertThat(guarded).as(m).isEqualTo(ErrorSignatures.classify(m, false));
+      // what the bytes alone tell (a new text not decoded) is what every expression says
+      byte[] b = m.getBytes(StandardCharsets.UTF_8);
+      if (b.length > 0 && ErrorSignatures.surelyUnknown(GuardWords.of(b, 0, b.length), b[0])) {
+        toldFromBytes++;
+        soft.assertThat(ErrorSignatures.classify(m, false)).as("unknown from its bytes: " + m)
+            .isEqualTo(ErrorSignatures.Outcome.UNKNOWN);
+      }
       // an answer looked up by the text with its peer addresses masked is the text's own, for any peer
       soft.assertThat(PeerAddresses.<ErrorSignatures.Outcome>lookUp(m, ErrorSignatures::classify, o -> o)).as(m).isEqualTo(guarded);
       String otherPeer = m.replaceAll("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", "192.168.201.7");
@@ -126,6 +134,7 @@ class ErrorGuardsTest {
     }
     soft.assertAll();
     assertThat(errors).as("messages with an error signature").isGreaterThan(100);
+    assertThat(toldFromBytes).as("texts told unknown from their bytes").isGreaterThan(1000);
   }
 
   /**
