@@ -171,8 +171,9 @@ final class ErrorMessages {
   boolean isRecoverable(int text) {
     Known known = known(text);
     if (known.recoverable == null) {
-      known.recoverable = (text < 0 || mayBeRecoverable(texts.pool(), texts.offset(text), texts.offset(text) + texts.length(text)))
-          && recoverable(texts.text(text), true);
+      // a kept text that cannot be recoverable is told so from its bytes, and not decoded
+      boolean may = text < 0 || mayBeRecoverable(texts.pool(), texts.offset(text), texts.offset(text) + texts.length(text));
+      known.recoverable = may && recoverable(texts.text(text), true);
     }
     return known.recoverable;
   }
@@ -185,7 +186,8 @@ final class ErrorMessages {
    * and "sync event" is not in it (ASCII, so in the bytes exactly when in the text).
    */
   private static boolean mayBeRecoverable(byte[] b, int from, int to) {
-    return from < to && (RECOVERABLE_FIRST.indexOf((char) (b[from] & 0xFF)) >= 0 || Bytes.indexOf(b, from, to, SYNC_EVENT) >= 0);
+    return from < to
+        && (RECOVERABLE_FIRST.indexOf((char) (b[from] & 0xFF)) >= 0 || Bytes.indexOf(b, from, to, SYNC_EVENT) >= 0);
   }
 
   /** {@code guarded} false: the expression alone (tests check that the guard changes nothing). */

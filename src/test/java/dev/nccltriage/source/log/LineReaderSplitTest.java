@@ -1,5 +1,6 @@
 package dev.nccltriage.source.log;
 
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -35,7 +36,7 @@ class LineReaderSplitTest {
         escape = data[i] == 0x1b;
       }
       if (++lineNo > 0) {
-        out.add(new Got(new String(data, pos, end - pos, java.nio.charset.StandardCharsets.ISO_8859_1), lineNo, cut, escape));
+        out.add(new Got(new String(data, pos, end - pos, ISO_8859_1), lineNo, cut, escape));
       }
       pos = nl + 1;
     }
@@ -64,7 +65,7 @@ class LineReaderSplitTest {
         sb.append('\n');
       }
     }
-    return sb.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    return sb.toString().getBytes(ISO_8859_1);
   }
 
   @Test
@@ -80,7 +81,7 @@ class LineReaderSplitTest {
       LineSink sink = new LineSink() {
         @Override
         public void line(byte[] b, int s, int e, long lineNo, boolean truncated, boolean escape) {
-          got.add(new Got(new String(b, s, e - s, java.nio.charset.StandardCharsets.ISO_8859_1), lineNo, truncated, escape));
+          got.add(new Got(new String(b, s, e - s, ISO_8859_1), lineNo, truncated, escape));
         }
 
         @Override
@@ -91,7 +92,7 @@ class LineReaderSplitTest {
           }
           for (int i = s; i < limit; i++) {
             if (b[i] == '\n') {
-              got.add(new Got(new String(b, s, i - s, java.nio.charset.StandardCharsets.ISO_8859_1), lineNo, false, null));
+              got.add(new Got(new String(b, s, i - s, ISO_8859_1), lineNo, false, null));
               return i;
             }
           }
