@@ -56,6 +56,7 @@ final class LineReader {
     while (true) {
       if (!skipping && lineNo >= 0 && searched == 0) {
         // the usual state, line after line: lines that start before the limit and end in the buffer
+        // (an empty line is not offered to the fast lane: nothing in it can be a cached thread's)
         int stop = (int) Math.min(len, Math.max(pos, limit - consumed));
         while (pos < stop && buf[pos] != '\n') {
           int scanTo = Math.min(len, pos + maxLine + 1);
@@ -77,19 +78,10 @@ final class LineReader {
       }
       // a line longer than maxLine is cut whatever the read sizes: look no further than that
       int scanTo = Math.min(len, pos + maxLine + 1);
-      // (an empty line is not offered: nothing in it can be a cached thread's)
-      if (!skipping && lineNo >= 0 && pos < scanTo && searched == 0 && buf[pos] != '\n') {
-        if (consumed + pos >= limit) {
-          return lineNo;
-        }
-        int end = sink.lineAt(buf, pos, scanTo, lineNo + 1);
-        if (end >= 0) {
-          if ((++lineNo & 63) == 0) {
-            stopIfInterrupted();
-          }
-          pos = end + 1;
-          continue;
-        }
+      // the loop above stopped at the part's limit: the line starting there is the next part's
+      // (every other line in that state it took, or left half-searched or blank for what follows)
+      if (!skipping && lineNo >= 0 && pos < scanTo && searched == 0 && buf[pos] != '\n' && consumed + pos >= limit) {
+        return lineNo;
       }
       int nl = !skipping && pos + searched < scanTo ? indexOfNewline(buf, pos + searched, scanTo) : -1;
       searched = nl >= 0 ? 0 : Math.max(searched, scanTo - pos);
