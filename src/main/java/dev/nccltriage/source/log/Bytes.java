@@ -44,6 +44,16 @@ final class Bytes {
     return (long) LONG.get(a, i);
   }
 
+  /** Whether [from, to) holds a newline or an ESC byte (the bytes a line reader looks for). */
+  static boolean hasNewlineOrEscape(byte[] a, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (a[i] == '\n' || a[i] == 0x1b) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** First index of {@code b} in [from, to), eight bytes at a time; -1 if absent. */
   static int indexOfByte(byte[] a, int from, int to, byte b) {
     long pat = broadcast(b);

@@ -62,7 +62,8 @@ final class LineReader {
           int scanTo = Math.min(len, pos + maxLine + 1);
           int end = sink.lineAt(buf, pos, scanTo, lineNo + 1);
           if (end < 0) {
-            end = indexOfNewline(buf, pos, scanTo);
+            // -1: search the whole line; below: the sink vouches for the bytes before -2 - end
+            end = indexOfNewline(buf, end == -1 ? pos : -2 - end, scanTo);
             if (end < 0) {
               searched = scanTo - pos; // searched already: the loop below goes on from there
               break;

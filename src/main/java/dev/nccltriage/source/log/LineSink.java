@@ -12,7 +12,9 @@ interface LineSink {
    * the reader looks for that newline. A sink that recognises the whole line takes it and returns
    * the newline's index (the reader goes on after it, {@link #line} is not called); -1 leaves it
    * to the reader. The common lines of a large log are taken this way, so their bytes are read
-   * once instead of twice.
+   * once instead of twice. A sink that declines a line but has read its first bytes (a known
+   * thread's prefix) returns {@code -2 - k}: [start, k) holds neither a newline nor an ESC, and the
+   * reader's search starts at k.
    */
   default int lineAt(byte[] buf, int start, int limit, long lineNo) {
     return -1;

@@ -139,19 +139,31 @@ final class LogParser implements LineSink {
     hintSlot = hit;
     hintKey = k;
     hintFoundAt = foundAt;
-    if (hit < 0 || prefixes.warn(hit)) {
+    if (hit < 0) {
       return -1;
     }
+    if (foundAt > s && Bytes.hasNewlineOrEscape(b, s, foundAt)) {
+      return -1; // an ESC in a wrapper (line() strips it) or a line that ends inside one
+    }
+    // the cached prefix holds neither a newline nor an ESC either (PrefixCache.put): the reader's
+    // search for the line's end starts after it
+    int msg = foundAt + prefixes.length(hit);
+    if (prefixes.warn(hit)) {
+      return -2 - msg;
+    }
     ChannelParser channels = messages.channels;
-    int nl = channels.line(b, foundAt + prefixes.length(hit), limit);
+    int nl = channels.line(b, msg, limit);
     if (nl < 0) {
-      return -1;
+      return -2 - msg;
     }
     hintBuf = null;
     acc.lines++;
     acc.ncclLines++;
     slot.at(b, s, nl, lineNo);
     lastSlot = hit;
+    if (b[s] == '[' && Envelope.afterPod(b, s, foundAt) > s) {
+      slot.record(acc.kubernetes); // as record() counts every line of a Pod's
+    }
     channels.apply(prefixes.process(hit), b);
     return nl;
   }

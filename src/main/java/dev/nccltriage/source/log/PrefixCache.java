@@ -111,7 +111,9 @@ final class PrefixCache {
   }
 
   private int put(byte[] b, int s, int n, ProcessState p, boolean warn, int keyEnd) {
-    int i = n > MAX_PREFIX ? -1 : slot(b, s, s + n, keyEnd);
+    // a prefix with a newline (a JSON record's decoded "\n") or an ESC is not kept: a cached
+    // prefix vouches that the bytes it matches hold neither (LogParser.lineAt)
+    int i = n > MAX_PREFIX || Bytes.hasNewlineOrEscape(b, s, s + n) ? -1 : slot(b, s, s + n, keyEnd);
     if (i >= 0) {
       // the free way, else the one not put last (the other holds the pair's newer prefix)
       if (lengths[i] != 0 && (lengths[i ^ 1] == 0 || lastPut == i)) {

@@ -97,6 +97,9 @@ class ChannelLaneTest {
     "Channel 09/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA node-09:9:9 [1] NCCL WARN NET/IB : Got completion with error 12",
     "Connected all rings, use ring PXN 0 GDR 1",
     "Using network IB",
+    "Using network \u001b[1mIB\u001b[0m",
+    "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.0.0.1<0>",
+    "transport/net.cc:1302 -> 6",
     "comm 0x55d0 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0",
     "Channel",
     "",
@@ -106,6 +109,8 @@ class ChannelLaneTest {
     "node-02:200:277 [0] NCCL INFO ", "a-very-long-host-name-shared-by-eight-ranks:300:300 [2] NCCL INFO ",
     "a-very-long-host-name-shared-by-eight-ranks:301:301 [3] NCCL INFO ", "[1,0]<stdout>:node-03:5:5 [0] NCCL INFO ",
     "n:1:1 [0] NCCL INFO ", "node-01:100:100 [0] NCCL WARN ", "",
+    // an ESC in a wrapper before a known thread's prefix: the reader must still see it
+    "[pod/trainer-0\u001b[31m/main] node-02:200:200 [0] NCCL INFO ", "[pod/trainer-0/main] node-02:200:200 [0] NCCL INFO ",
   };
 
   @ParameterizedTest(name = "seed {0}")
@@ -117,8 +122,14 @@ class ChannelLaneTest {
       String prefix = PREFIXES[r.nextInt(PREFIXES.length)];
       int run = 1 + r.nextInt(8); // a thread prints a few lines in a row, as interleaved logs do
       for (int j = 0; j < run; j++) {
-        log.append(prefix).append(MESSAGES[r.nextInt(MESSAGES.length)]);
-        log.append(r.nextInt(50) == 0 ? "\r\n" : "\n");
+        String line = prefix + MESSAGES[r.nextInt(MESSAGES.length)];
+        if (r.nextInt(40) == 0) { // a JSON record, whose "\n" puts a newline in the decoded line
+          line = "{\"log\":\"" + (r.nextBoolean() ? "x\\n" : "") + line.replace("\u001b", "\\u001b") + "\"}";
+        }
+        if (r.nextInt(40) == 0) { // what such a record's decoded line holds, as two lines
+          log.append("x\n");
+        }
+        log.append(line).append(r.nextInt(50) == 0 ? "\r\n" : "\n");
       }
     }
     byte[] bytes = log.toString().getBytes(StandardCharsets.UTF_8);
