@@ -288,6 +288,59 @@ def k_app(rnd, pf):
     return f"I0501 10:00:{rnd.randrange(60):02d}.{rnd.randrange(10**6):06d} {rnd.randrange(100, 999)} ProcessGroupNCCL.cpp:{rnd.randrange(2000)}] [Rank {rnd.randrange(512)}] ProcessGroupNCCL initialization options: size: 512"
 
 
+def k_coll(rnd, pf):
+    """NCCL_DEBUG_SUBSYS=COLL: a line per collective call, every one with new numbers (the op count,
+    buffers, sizes, a stream), for the whole run: the bulk of a large log when users turn it on."""
+    op = rnd.choice(["AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Reduce", "Send", "Recv"])
+    return (f"{pf.info()}{op}: opCount {rnd.randrange(1 << 20):x} sendbuff 0x7f{rnd.randrange(1 << 36):09x} "
+            f"recvbuff 0x7f{rnd.randrange(1 << 36):09x} count {rnd.randrange(1 << 24)} datatype {rnd.randrange(10)} "
+            f"op {rnd.randrange(4)} root {rnd.randrange(HOSTS * RANKS)} comm 0x55d0{rnd.randrange(1 << 32):08x} "
+            f"[nranks={HOSTS * RANKS}] stream 0x55d0{rnd.randrange(1 << 32):08x}")
+
+
+def k_trace(rnd, pf):
+    """A TRACE build's lines (spec 1.3: "host:pid:tid [dev] time func:line NCCL TRACE "), and 2.18+'s
+    "NCCL CALL" lines: counted as NCCL's, nothing in them read."""
+    host, pid, tids, dev, _ = pf.pick()
+    tid = rnd.choice(tids)
+    if rnd.random() < 0.2:
+        return f"{host}:{pid}:{tid} NCCL CALL ncclGroupEnd()"
+    fn = rnd.choice(["ncclProxyProgress", "sendProxyProgress", "recvProxyProgress", "ncclIbIsend", "ncclIbTest"])
+    return (f"{host}:{pid}:{tid} [{dev}] {rnd.randrange(10 ** 6)}.{rnd.randrange(10 ** 6):06d} {fn}:{rnd.randrange(2000)} "
+            f"NCCL TRACE {rnd.choice(['Sent', 'Received', 'Posted'])} {rnd.randrange(1 << 20)} bytes to rank "
+            f"{rnd.randrange(HOSTS * RANKS)} channel {rnd.randrange(32)} step {rnd.randrange(1 << 16)}")
+
+
+def k_init_misc(rnd, pf):
+    """The other once-per-communicator INFO lines of 2.19-2.27 (proxy threads' CPU cores, NVLS, the
+    thresholds, channel counts, Init COMPLETE with its ids, init timings): no family reads most."""
+    r = lambda n: rnd.randrange(n)  # noqa: E731
+    return pf.info() + rnd.choice([
+        f"[Proxy Service {r(512)}] Device {r(8)} CPU core {r(96)}",
+        f"[Proxy Progress] Device {r(8)} CPU core {r(96)}",
+        f"NVLS comm 0x55d0{r(1 << 32):08x} headRank {r(8)} nHeads 8 buffSize 1048576 memSize 2097152 "
+        f"nvlsPerRankSize 201326592 nvlsTotalSize 1610612736",
+        "threadThresholds 8/8/64 | 4096/8/64 | 512 | 512",
+        f"{r(32)} coll channels, {r(32)} collnet channels, 0 nvls channels, {r(32)} p2p channels, 2 p2p channels per peer",
+        "CC Off, workFifoBytes 1048576",
+        f"P2P Chunksize set to {rnd.choice([131072, 524288])}",
+        f"ncclCommInitRankConfig comm 0x55d0{r(1 << 32):08x} rank {r(512)} nranks 512 cudaDev {r(8)} nvmlDev {r(8)} "
+        f"busId {r(1 << 8):x}000 commId 0x{r(1 << 63):x} - Init COMPLETE",
+        f"Init timings - ncclCommInitRankConfig: rank {r(512)} nranks 512 total {rnd.random():.2f} (kernels "
+        f"{rnd.random():.2f}, alloc {rnd.random():.2f}, bootstrap {rnd.random():.2f}, allgathers {rnd.random():.2f}, "
+        f"topo {rnd.random():.2f}, graphs {rnd.random():.2f}, connections {rnd.random():.2f}, rest {rnd.random():.2f})",
+    ])
+
+
+def k_tests_rows(rnd, pf):
+    """nccl-tests' output (spec 12): its data rows, between NCCL's lines, as a long sweep prints them."""
+    if rnd.random() < 0.1:
+        return pf.info() + f"Channel {rnd.randrange(32):02d}/0 : 0[0] -> 1[1] via P2P/CUMEM/read"
+    size = 1 << rnd.randrange(3, 34)
+    f = lambda: f"{rnd.random() * 1000:7.2f}  {rnd.random() * 400:6.2f}  {rnd.random() * 400:6.2f}       0"  # noqa: E731
+    return f"{size:12d}  {size // 4:12d}     float     sum      -1  {f()}  {f()}"
+
+
 def k_garbage(rnd, pf):
     r = rnd.random()
     if r < 0.4:
@@ -381,6 +434,7 @@ KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
     "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
     "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "many-hosts": k_hosts,
+    "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,
     "long-lines": None, "nul-tail": None,
 }
