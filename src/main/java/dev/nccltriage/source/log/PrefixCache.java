@@ -10,6 +10,11 @@ package dev.nccltriage.source.log;
  * eight ranks nor threads of one pid whose tids begin alike share a slot. A line is found only by
  * an exact match of its whole prefix; the key only spreads them.
  *
+ * <p>A prefix shorter than that key (a log of several jobs, one of shorter host names; a part of a
+ * file that began with another job's lines) gets a key of its own length, up to {@link #KEYS}
+ * lengths a part; a lookup tries them in turn (one, in a log of one job). Else such a job's lines
+ * could never be kept, and each parsed its prefix again.
+ *
  * <p>Two ways: a key names a pair of slots. A thread's "NCCL INFO " and "NCCL WARN " prefixes
  * have the same key (it ends before the level), and a failing job's threads alternate WARN and
  * unwind INFO lines: with one slot a key, they evicted each other on every line (half of such a
@@ -24,8 +29,12 @@ final class PrefixCache {
   private final int[] lengths = new int[1 << BITS];
   private final ProcessState[] processes = new ProcessState[1 << BITS];
   private final boolean[] warns = new boolean[1 << BITS]; // the prefix ends in "WARN ": no channel line
-  private int keyEnd; // bytes of a line the key covers: set by the first put, 0 before
-  private int hostKeyEnd; // the same for prefixes kept from the host on (putFromHost)
+  private static final int KEYS = 4;
+  // bytes of a line the key covers, the first put's first; [0, keys) in use
+  private final int[] keyEnds = new int[KEYS];
+  private int keys;
+  private final int[] hostKeyEnds = new int[KEYS]; // the same for prefixes kept from the host on (putFromHost)
+  private int hostKeys;
   private int lastPut = -1;
 
   private static int slot(byte[] b, int s, int e, int k) {
@@ -40,7 +49,11 @@ final class PrefixCache {
 
   /** The slot whose prefix [s, e) starts with (and has a message after), or -1. */
   int find(byte[] b, int s, int e) {
-    return find(b, s, e, keyEnd);
+    int hit = find(b, s, e, keyEnds[0]);
+    for (int k = 1; hit < 0 && k < keys; k++) {
+      hit = find(b, s, e, keyEnds[k]);
+    }
+    return hit;
   }
 
   /**
@@ -48,7 +61,11 @@ final class PrefixCache {
    * a host would start, past a wrapper that changes from line to line.
    */
   int findFromHost(byte[] b, int s, int e) {
-    return find(b, s, e, hostKeyEnd);
+    int hit = find(b, s, e, hostKeyEnds[0]);
+    for (int k = 1; hit < 0 && k < hostKeys; k++) {
+      hit = find(b, s, e, hostKeyEnds[k]);
+    }
+    return hit;
   }
 
   private int find(byte[] b, int s, int e, int keyEnd) {
@@ -69,8 +86,10 @@ final class PrefixCache {
   void clear() {
     java.util.Arrays.fill(lengths, 0);
     java.util.Arrays.fill(processes, null);
-    keyEnd = 0;
-    hostKeyEnd = 0;
+    java.util.Arrays.fill(keyEnds, 0);
+    java.util.Arrays.fill(hostKeyEnds, 0);
+    keys = 0;
+    hostKeys = 0;
     lastPut = -1;
   }
 
@@ -92,10 +111,25 @@ final class PrefixCache {
    * whether that prefix's level is WARN; the slot or -1.
    */
   int put(byte[] b, int s, int at, int n, ProcessState p, boolean warn) {
-    if (keyEnd == 0 && at - s >= 16) {
-      keyEnd = at - s;
+    int k = keyEnd(keyEnds, keys, at - s, n);
+    if (k == keys && k < KEYS && at - s >= 16) {
+      keyEnds[keys++] = at - s;
     }
-    return put(b, s, n, p, warn, keyEnd);
+    return k < keys ? put(b, s, n, p, warn, keyEnds[k]) : -1;
+  }
+
+  /**
+   * Which of the {@code used} key ends a prefix of {@code n} bytes, "NCCL" {@code before} bytes
+   * in, is kept under: the first that does not reach past it; {@code used} if none does (too
+   * short for every key).
+   */
+  private static int keyEnd(int[] ends, int used, int before, int n) {
+    for (int k = 0; k < used; k++) {
+      if (ends[k] <= n) {
+        return k;
+      }
+    }
+    return used;
   }
 
   /**
@@ -104,10 +138,11 @@ final class PrefixCache {
    * with their wrappers would overrun.
    */
   int putFromHost(byte[] b, int s, int at, int n, ProcessState p, boolean warn) {
-    if (hostKeyEnd == 0 && at - s >= 16) {
-      hostKeyEnd = at - s;
+    int k = keyEnd(hostKeyEnds, hostKeys, at - s, n);
+    if (k == hostKeys && k < KEYS && at - s >= 16) {
+      hostKeyEnds[hostKeys++] = at - s;
     }
-    return put(b, s, n, p, warn, hostKeyEnd);
+    return k < hostKeys ? put(b, s, n, p, warn, hostKeyEnds[k]) : -1;
   }
 
   private int put(byte[] b, int s, int n, ProcessState p, boolean warn, int keyEnd) {

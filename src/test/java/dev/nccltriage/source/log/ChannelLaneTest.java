@@ -167,6 +167,47 @@ class ChannelLaneTest {
     assertThat(linesLeftToTheLineByLinePath(wrapper, 200)).isBetween(1, 4);
   }
 
+  /**
+   * Two jobs' logs one after the other (or a part of a file that begins with the longer one): the
+   * second's prefixes are shorter than the key the first one's set, and are cached all the same.
+   */
+  @Test
+  void theLaneTakesTheLinesOfAJobOfShorterPrefixesAfterALongerOne() throws IOException {
+    StringBuilder log = new StringBuilder();
+    for (int i = 0; i < 50; i++) {
+      log.append("pytorchjob-llama-70b-pretrain-worker-12:113:548 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n");
+    }
+    for (int i = 0; i < 100; i++) {
+      log.append("node-01:100:100 [0] NCCL INFO Channel 01/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n");
+      log.append("node-01:100:100 [0] NCCL INFO Using network IB\n");
+    }
+    assertThat(channelLinesLeft(log.toString(), 250)).isEqualTo(2); // each thread's first line
+  }
+
+  private static int channelLinesLeft(String log, int lines) throws IOException {
+    LogAccumulator acc = new LogAccumulator();
+    LogParser parser = new LogParser(acc, "x.log");
+    int[] left = {0};
+    LineSink counting = new LineSink() {
+      @Override
+      public void line(byte[] b, int s, int e, long lineNo, boolean truncated, boolean esc) {
+        if (new String(b, s, e - s, StandardCharsets.UTF_8).contains("Channel")) {
+          left[0]++;
+        }
+        parser.line(b, s, e, lineNo, truncated, esc);
+      }
+
+      @Override
+      public int lineAt(byte[] b, int s, int limit, long lineNo) {
+        return parser.lineAt(b, s, limit, lineNo);
+      }
+    };
+    new LineReader(LineReader.DEFAULT_MAX_LINE).read(
+        new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, counting);
+    assertThat(acc.lines).isEqualTo(lines);
+    return left[0];
+  }
+
   private static int linesLeftToTheLineByLinePath(String wrapper) throws IOException {
     return linesLeftToTheLineByLinePath(wrapper, 60);
   }

@@ -63,8 +63,8 @@ class PrefixCacheTest {
 
   /**
    * The key of a line's prefix spans as many bytes as the first one put had before "NCCL", its
-   * wrapper included: a prefix kept from its host on (the wrapper changes from line to line) is
-   * shorter, and has a key of its own.
+   * wrapper included; a shorter prefix gets a key of its own length. A prefix kept from its host on
+   * (the wrapper changes from line to line) has keys of its own.
    */
   @Test
   void aPrefixKeptFromItsHostIsFoundThereAfterLongerOnes() {
@@ -73,13 +73,18 @@ class PrefixCacheTest {
     byte[] b = line(line);
     int host = line.indexOf("node-021");
     int at = line.indexOf("NCCL ");
-    assertThat(cache.put(b, host, at, at + "NCCL INFO ".length() - host, proc, false)).as("too short for that key")
-        .isNegative();
+    int shorter = cache.put(b, host, at, at + "NCCL INFO ".length() - host, proc, false);
+    assertThat(shorter).as("too short for that key: kept under a key of its own").isNotNegative();
+    assertThat(cache.find(b, host, b.length)).isEqualTo(shorter);
+    byte[] wrapped = line("[pod/trainer-worker-0/pytorch] node-021:57856:57856 [6] NCCL INFO Channel 00/0");
+    assertThat(cache.find(wrapped, 0, wrapped.length)).as("the first key still finds the first").isNotNegative()
+        .isNotEqualTo(shorter);
 
     int slot = cache.putFromHost(b, host, at, at + "NCCL INFO ".length() - host, proc, false);
     assertThat(slot).isNotNegative();
     byte[] next = line("12346:node-021:57856:57856 [6] NCCL INFO Channel 01/0");
-    assertThat(cache.findFromHost(next, host, next.length)).isEqualTo(slot);
+    // (the same bytes kept by put() above are as good a match)
+    assertThat(cache.findFromHost(next, host, next.length)).isIn(slot, shorter);
     assertThat(cache.findFromHost(next, host + 1, next.length)).as("a byte further").isNegative();
   }
 }
