@@ -30,7 +30,8 @@ final class PrefixCache {
   private final ProcessState[] processes = new ProcessState[1 << BITS];
   private final boolean[] warns = new boolean[1 << BITS]; // the prefix ends in "WARN ": no channel line
   private static final int KEYS = 4;
-  // bytes of a line the key covers, the first put's first; [0, keys) in use
+  // how many bytes of a line each key covers, in the order they came (the first put's first);
+  // keyEnds[0, keys) are in use
   private final int[] keyEnds = new int[KEYS];
   private int keys;
   private final int[] hostKeyEnds = new int[KEYS]; // the same for prefixes kept from the host on (putFromHost)
@@ -49,11 +50,7 @@ final class PrefixCache {
 
   /** The slot whose prefix [s, e) starts with (and has a message after), or -1. */
   int find(byte[] b, int s, int e) {
-    int hit = find(b, s, e, keyEnds[0]);
-    for (int k = 1; hit < 0 && k < keys; k++) {
-      hit = find(b, s, e, keyEnds[k]);
-    }
-    return hit;
+    return find(b, s, e, keyEnds, keys);
   }
 
   /**
@@ -61,9 +58,14 @@ final class PrefixCache {
    * a host would start, past a wrapper that changes from line to line.
    */
   int findFromHost(byte[] b, int s, int e) {
-    int hit = find(b, s, e, hostKeyEnds[0]);
-    for (int k = 1; hit < 0 && k < hostKeys; k++) {
-      hit = find(b, s, e, hostKeyEnds[k]);
+    return find(b, s, e, hostKeyEnds, hostKeys);
+  }
+
+  /** The first of the key ends in use ({@code ends[0, used)}) under which the line's prefix is kept. */
+  private int find(byte[] b, int s, int e, int[] ends, int used) {
+    int hit = find(b, s, e, ends[0]);
+    for (int k = 1; hit < 0 && k < used; k++) {
+      hit = find(b, s, e, ends[k]);
     }
     return hit;
   }
@@ -111,7 +113,7 @@ final class PrefixCache {
    * whether that prefix's level is WARN; the slot or -1.
    */
   int put(byte[] b, int s, int at, int n, ProcessState p, boolean warn) {
-    int k = keyEnd(keyEnds, keys, at - s, n);
+    int k = keyEnd(keyEnds, keys, n);
     if (k == keys && k < KEYS && at - s >= 16) {
       keyEnds[keys++] = at - s;
     }
@@ -119,11 +121,10 @@ final class PrefixCache {
   }
 
   /**
-   * Which of the {@code used} key ends a prefix of {@code n} bytes, "NCCL" {@code before} bytes
-   * in, is kept under: the first that does not reach past it; {@code used} if none does (too
-   * short for every key).
+   * Which of the {@code used} key ends a prefix of {@code n} bytes is kept under: the first that
+   * does not reach past it; {@code used} if none does (too short for every key).
    */
-  private static int keyEnd(int[] ends, int used, int before, int n) {
+  private static int keyEnd(int[] ends, int used, int n) {
     for (int k = 0; k < used; k++) {
       if (ends[k] <= n) {
         return k;
@@ -138,7 +139,7 @@ final class PrefixCache {
    * with their wrappers would overrun.
    */
   int putFromHost(byte[] b, int s, int at, int n, ProcessState p, boolean warn) {
-    int k = keyEnd(hostKeyEnds, hostKeys, at - s, n);
+    int k = keyEnd(hostKeyEnds, hostKeys, n);
     if (k == hostKeys && k < KEYS && at - s >= 16) {
       hostKeyEnds[hostKeys++] = at - s;
     }
