@@ -161,7 +161,7 @@ final class LogParser implements LineSink {
     acc.ncclLines++;
     slot.at(b, s, nl, lineNo);
     lastSlot = hit;
-    if (b[s] == '[' && Envelope.afterPod(b, s, foundAt) > s) {
+    if (fromPod(b, s, foundAt)) {
       slot.record(acc.kubernetes); // as record() counts every line of a Pod's
     }
     channels.apply(prefixes.process(hit), b);
@@ -310,7 +310,7 @@ final class LogParser implements LineSink {
    */
   private boolean record(byte[] b, int s, int k, int lvl, int msg, int e, boolean glued, ProcessState known) {
     acc.ncclLines++;
-    if (!glued && b[s] == '[' && Envelope.afterPod(b, s, lvl) > s) {
+    if (!glued && fromPod(b, s, lvl)) {
       // kubectl logs --prefix: the log comes from a Pod (every such record, cached prefix or not)
       slot.record(acc.kubernetes);
     }
@@ -357,6 +357,11 @@ final class LogParser implements LineSink {
       gluedAt = msgEnd;
     }
     return true;
+  }
+
+  /** Whether the line at s starts with kubectl's {@code [pod/NAME/CONTAINER] } (before {@code before}). */
+  private static boolean fromPod(byte[] b, int s, int before) {
+    return b[s] == '[' && Envelope.afterPod(b, s, before) > s;
   }
 
   /** Whether [lvl, msg) is a level token: "NCCL INFO ", "NCCL WARN ", or before 2.3 "INFO ", "WARN ". */

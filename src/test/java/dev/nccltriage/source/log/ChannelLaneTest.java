@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -181,31 +182,8 @@ class ChannelLaneTest {
       log.append("node-01:100:100 [0] NCCL INFO Channel 01/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n");
       log.append("node-01:100:100 [0] NCCL INFO Using network IB\n");
     }
-    assertThat(channelLinesLeft(log.toString(), 250)).isEqualTo(2); // each thread's first line
-  }
-
-  private static int channelLinesLeft(String log, int lines) throws IOException {
-    LogAccumulator acc = new LogAccumulator();
-    LogParser parser = new LogParser(acc, "x.log");
-    int[] left = {0};
-    LineSink counting = new LineSink() {
-      @Override
-      public void line(byte[] b, int s, int e, long lineNo, boolean truncated, boolean esc) {
-        if (new String(b, s, e - s, StandardCharsets.UTF_8).contains("Channel")) {
-          left[0]++;
-        }
-        parser.line(b, s, e, lineNo, truncated, esc);
-      }
-
-      @Override
-      public int lineAt(byte[] b, int s, int limit, long lineNo) {
-        return parser.lineAt(b, s, limit, lineNo);
-      }
-    };
-    new LineReader(LineReader.DEFAULT_MAX_LINE).read(
-        new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, counting);
-    assertThat(acc.lines).isEqualTo(lines);
-    return left[0];
+    // each thread's first line
+    assertThat(linesLeft(log.toString(), line -> line.contains("Channel"), 250)).isEqualTo(2);
   }
 
   private static int linesLeftToTheLineByLinePath(String wrapper) throws IOException {
@@ -220,13 +198,23 @@ class ChannelLaneTest {
       log.append(String.format(wrapper, (2 * i + 1) % period))
           .append("node-01:100:100 [0] NCCL INFO Channel 01/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n");
     }
+    return linesLeft(log.toString(), line -> true, 200);
+  }
+
+  /**
+   * How many of a log's lines {@code counted} accepts among those the lane left to the line-by-line
+   * path; every line of the log ({@code lines}) must be counted as an NCCL line either way.
+   */
+  private static int linesLeft(String log, Predicate<String> counted, int lines) throws IOException {
     LogAccumulator acc = new LogAccumulator();
     LogParser parser = new LogParser(acc, "x.log");
-    int[] whole = {0};
+    int[] left = {0};
     LineSink counting = new LineSink() {
       @Override
       public void line(byte[] b, int s, int e, long lineNo, boolean truncated, boolean esc) {
-        whole[0]++;
+        if (counted.test(new String(b, s, e - s, StandardCharsets.UTF_8))) {
+          left[0]++;
+        }
         parser.line(b, s, e, lineNo, truncated, esc);
       }
 
@@ -236,9 +224,9 @@ class ChannelLaneTest {
       }
     };
     new LineReader(LineReader.DEFAULT_MAX_LINE).read(
-        new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, counting);
-    assertThat(acc.lines).isEqualTo(200);
-    assertThat(acc.ncclLines).isEqualTo(200);
-    return whole[0];
+        new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, counting);
+    assertThat(acc.lines).isEqualTo(lines);
+    assertThat(acc.ncclLines).isEqualTo(lines);
+    return left[0];
   }
 }
