@@ -165,6 +165,9 @@ class WrappedLogsTest {
         "\"}")))).as("Fluent Bit").isEqualTo(plain);
     assertThat(facts(Logs.parse(docker(text, "{\"timestamp\": 1714550400123, \"message\": \"", "\"}"))))
         .as("an export's message field").isEqualTo(plain);
+    // a logger that colours its lines: the ESC bytes arrive escaped, and are stripped once decoded
+    assertThat(facts(Logs.parse(docker(each(text.replace("\n\n", "\n"), "\u001b[32m", "\u001b[0m"), "{\"log\":\"",
+        "\",\"stream\":\"stdout\"}")))).as("coloured").isEqualTo(facts(Logs.parse(text.replace("\n\n", "\n"))));
   }
 
   private static String docker(String log, String before, String after) {

@@ -5,12 +5,7 @@ final class AnsiStrip {
   private byte[] scratch = new byte[256];
 
   static boolean hasEscape(byte[] b, int s, int e) {
-    for (int i = s; i < e; i++) {
-      if (b[i] == 0x1b) {
-        return true;
-      }
-    }
-    return false;
+    return Bytes.indexOfByte(b, s, e, (byte) 0x1b) >= 0;
   }
 
   /** The buffer {@link #strip} wrote into (valid until the next call). */

@@ -46,12 +46,7 @@ final class Bytes {
 
   /** Whether [from, to) holds a newline or an ESC byte (the bytes a line reader looks for). */
   static boolean hasNewlineOrEscape(byte[] a, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (a[i] == '\n' || a[i] == 0x1b) {
-        return true;
-      }
-    }
-    return false;
+    return containsEither(a, from, to, (byte) '\n', (byte) 0x1b);
   }
 
   /** First index of {@code b} in [from, to), eight bytes at a time; -1 if absent. */
@@ -71,6 +66,48 @@ final class Bytes {
     }
     return -1;
   }
+
+  /** First index of {@code x} or {@code y} in [from, to), eight bytes at a time; -1 if neither is there. */
+  static int indexOfEither(byte[] a, int from, int to, byte x, byte y) {
+    long px = broadcast(x);
+    long py = broadcast(y);
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long w = word(a, i);
+      long z = zeroBytes(w ^ px) | zeroBytes(w ^ py); // each one's lowest mark is exact: so is theirs
+      if (z != 0) {
+        return i + firstMarkedByte(z);
+      }
+    }
+    for (; i < to; i++) {
+      if (a[i] == x || a[i] == y) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The end of the run of bytes above the space at s (none of them blank or a control byte; bytes
+   * of 0x80 and above belong to the run), before max at most: eight bytes at a time.
+   */
+  static int wordEnd(byte[] a, int s, int max) {
+    int i = s;
+    for (; i + 8 <= max; i += 8) {
+      long w = word(a, i);
+      // bytes below 0x21 whose high bit is clear; a borrow marks only bytes above a real one
+      long z = (w - BANGS) & ~w & HIGHS;
+      if (z != 0) {
+        return i + firstMarkedByte(z);
+      }
+    }
+    while (i < max && (a[i] > ' ' || a[i] < 0)) {
+      i++;
+    }
+    return i;
+  }
+
+  private static final long BANGS = 0x2121212121212121L;
 
   /** Whether {@code x} or {@code y} is in [from, to): one pass, eight bytes at a time. */
   static boolean containsEither(byte[] a, int from, int to, byte x, byte y) {

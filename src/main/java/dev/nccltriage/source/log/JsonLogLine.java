@@ -16,10 +16,19 @@ final class JsonLogLine {
   private static final byte[][] TEXT_KEYS = {Bytes.ascii("log"), Bytes.ascii("message"), Bytes.ascii("msg"),
       Bytes.ascii("MESSAGE"), Bytes.ascii("textPayload")};
   private byte[] scratch = new byte[256];
+  private boolean escape;
 
   /** The buffer {@link #decode} wrote into (valid until the next call). */
   byte[] buffer() {
     return scratch;
+  }
+
+  /**
+   * Whether the last {@link #decode} wrote an ESC byte from an escape ({@code \u001b}); an ESC
+   * that was in the line as it is was copied as it is.
+   */
+  boolean decodedEscape() {
+    return escape;
   }
 
   /**
@@ -73,15 +82,18 @@ final class JsonLogLine {
 
   /** The index of the quote that closes the string opening at i, or -1. */
   private static int stringEnd(byte[] b, int i, int e) {
-    for (int j = i + 1; j < e; j++) {
-      if (b[j] == '\\') {
-        j++;
-      } else if (b[j] == '"') {
+    for (int j = Bytes.indexOfEither(b, i + 1, e, QUOTE, BACKSLASH); j >= 0;
+        j = Bytes.indexOfEither(b, j + 2, e, QUOTE, BACKSLASH)) {
+      if (b[j] == '"') {
         return j;
       }
+      // a backslash: the byte after it is escaped
     }
     return -1;
   }
+
+  private static final byte QUOTE = '"';
+  private static final byte BACKSLASH = '\\';
 
   /** Just past the value starting at i (a string, an object or array, a number or literal), or -1. */
   private static int skipValue(byte[] b, int i, int e) {
@@ -120,12 +132,16 @@ final class JsonLogLine {
       scratch = new byte[e - i]; // decoding never lengthens: every escape is at least as long as its bytes
     }
     int n = 0;
+    escape = false;
     i++;
     while (i < e && b[i] != '"') {
-      byte c = b[i];
-      if (c != '\\') {
-        scratch[n++] = c;
-        i++;
+      if (b[i] != '\\') {
+        // a run of plain bytes up to the next quote or backslash, copied at once
+        int to = Bytes.indexOfEither(b, i, e, QUOTE, BACKSLASH);
+        to = to < 0 ? e : to;
+        System.arraycopy(b, i, scratch, n, to - i);
+        n += to - i;
+        i = to;
         continue;
       }
       if (i + 1 >= e) {
@@ -153,6 +169,7 @@ final class JsonLogLine {
               i += 6;
             }
           }
+          escape |= cp == 0x1b;
           n = utf8(cp, n);
         }
         default -> {

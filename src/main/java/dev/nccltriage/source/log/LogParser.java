@@ -93,7 +93,7 @@ final class LogParser implements LineSink {
         b = json.buffer();
         s = 0;
         e = n;
-        mayHaveEscape = true; // an escaped ESC (ANSI colour) is a real one now
+        mayHaveEscape |= json.decodedEscape(); // an escaped ESC (ANSI colour) is a real one now
       }
     }
     if (mayHaveEscape && AnsiStrip.hasEscape(b, s, e)) {

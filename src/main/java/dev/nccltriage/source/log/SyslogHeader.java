@@ -16,7 +16,7 @@ final class SyslogHeader {
     return c == 'A' || c == 'D' || c == 'F' || c == 'J' || c == 'M' || c == 'N' || c == 'O' || c == 'S';
   }
 
-  private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  private static final byte[] MONTHS = Bytes.ascii("JanFebMarAprMayJunJulAugSepOctNovDec");
 
   /**
    * After {@code Mmm dd hh:mm:ss } at s (the day padded with a space or a zero, any fraction of a
@@ -45,8 +45,8 @@ final class SyslogHeader {
   }
 
   private static boolean month(byte[] b, int s) {
-    for (int m = 0; m < MONTHS.length(); m += 3) {
-      if (b[s] == MONTHS.charAt(m) && b[s + 1] == MONTHS.charAt(m + 1) && b[s + 2] == MONTHS.charAt(m + 2)) {
+    for (int m = 0; m < MONTHS.length; m += 3) {
+      if (b[s] == MONTHS[m] && b[s + 1] == MONTHS[m + 1] && b[s + 2] == MONTHS[m + 2]) {
         return true;
       }
     }
@@ -62,7 +62,7 @@ final class SyslogHeader {
    * program's text.
    */
   static int afterSender(byte[] b, int s, int e) {
-    int host = word(b, s, Math.min(e, s + MAX_HOST));
+    int host = Bytes.wordEnd(b, s, Math.min(e, s + MAX_HOST));
     if (host == s || host >= e || b[host] != ' ') {
       return s;
     }
@@ -78,14 +78,5 @@ final class SyslogHeader {
     int close = Bytes.skipDigits(b, open + 1, Math.min(e, open + 12));
     return close > open + 1 && close + 2 < e && b[close] == ']' && b[close + 1] == ':' && b[close + 2] == ' '
         ? close + 3 : s;
-  }
-
-  /** The end of the run of bytes above the space (no blank, no control byte) at s. */
-  private static int word(byte[] b, int s, int max) {
-    int i = s;
-    while (i < max && (b[i] > ' ' || b[i] < 0)) {
-      i++;
-    }
-    return i;
   }
 }

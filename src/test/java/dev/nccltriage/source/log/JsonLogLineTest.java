@@ -3,6 +3,8 @@ package dev.nccltriage.source.log;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -43,5 +45,66 @@ class JsonLogLineTest {
   })
   void decodesTheTextFieldOrSaysItIsNotOne(String line, String expected) {
     assertThat(decode(line)).isEqualTo(expected);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiterString = " => ", value = {
+      "{\"log\":\"a \\u001b[32mgreen\\u001B[0m\"} => true",
+      "{\"log\":\"no colour \\u001c \\\\u001b\"} => false",
+      "{\"log\":\"plain\",\"x\":\"\\u001b\"} => false",
+  })
+  void saysWhetherItDecodedAnEscapedEsc(String line, boolean escape) {
+    byte[] b = line.getBytes(StandardCharsets.UTF_8);
+    JsonLogLine d = new JsonLogLine();
+    assertThat(d.decode(b, 0, b.length)).isGreaterThanOrEqualTo(0);
+    assertThat(d.decodedEscape()).isEqualTo(escape);
+  }
+
+  /**
+   * Any text, written as JSON writers write it (escaped or raw bytes, quotes and backslashes
+   * anywhere, other fields before it, a nested object holding quotes and brackets), decodes to
+   * itself, and the escape flag is set exactly when an ESC was written escaped.
+   */
+  @Test
+  void anyTextComesBackAsItWas() {
+    Random r = new Random(11);
+    String pieces = "\"\\/\u001b\t\r é😀{}[],: ";
+    for (int round = 0; round < 5000; round++) {
+      StringBuilder text = new StringBuilder();
+      int n = r.nextInt(60);
+      for (int i = 0; i < n; i++) {
+        text.append(r.nextInt(3) == 0 ? pieces.charAt(r.nextInt(pieces.length())) : (char) ('a' + r.nextInt(26)));
+      }
+      if (Character.isHighSurrogate(text.length() > 0 ? text.charAt(text.length() - 1) : 'a')) {
+        text.setLength(text.length() - 1);
+      }
+      String t = text.toString().replace("\ud83d", "").replace("\ude00", "") + (r.nextBoolean() ? "😀" : "");
+      boolean escapeEsc = r.nextBoolean();
+      StringBuilder json = new StringBuilder("{");
+      if (r.nextBoolean()) {
+        json.append("\"kubernetes\":{\"labels\":{\"a\\\"}\":\"[x]\"},\"n\":[1,{\"z\":\"}\"}]},");
+      }
+      json.append("\"log\":\"");
+      for (char c : t.toCharArray()) {
+        switch (c) {
+          case '"' -> json.append("\\\"");
+          case '\\' -> json.append("\\\\");
+          case '\t' -> json.append(r.nextBoolean() ? "\\t" : "\t");
+          case '\r' -> json.append("\\r");
+          case '/' -> json.append(r.nextBoolean() ? "\\/" : "/");
+          case '\u001b' -> json.append(escapeEsc ? (r.nextBoolean() ? "\\u001b" : "\\u001B") : "\u001b");
+          case 'é' -> json.append(r.nextBoolean() ? "\\u00e9" : "é");
+          default -> json.append(c);
+        }
+      }
+      json.append(r.nextBoolean() ? "\\n" : "").append("\",\"stream\":\"stderr\"}");
+      byte[] b = json.toString().getBytes(StandardCharsets.UTF_8);
+      JsonLogLine d = new JsonLogLine();
+      int len = d.decode(b, 0, b.length);
+      String expected = t.replaceAll("[\r\n]+$", "");
+      assertThat(len).as(json.toString()).isGreaterThanOrEqualTo(0);
+      assertThat(new String(d.buffer(), 0, len, StandardCharsets.UTF_8)).as(json.toString()).isEqualTo(expected);
+      assertThat(d.decodedEscape()).as(json.toString()).isEqualTo(escapeEsc && t.indexOf('\u001b') >= 0);
+    }
   }
 }
