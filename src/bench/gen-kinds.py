@@ -430,12 +430,60 @@ class UnknownWrapper:
         return f"[{self.n / 2000:12.6f}] " + rnd.choice(self.MIX)(rnd, pf)
 
 
+class Aggregated:
+    """Lines of the other kinds (half of them channel lines) as a log collector stores them, the
+    same mix as unknown-wrapper's: `cri` (containerd's and CRI-O's files under /var/log/pods),
+    `docker-json` (Docker's json-file driver), `journald` (`journalctl` of a job run as a service)
+    or `kubectl` (`kubectl logs --prefix --timestamps` over a job's Pods). The time advances a little
+    from line to line, with nanoseconds where the collector prints them."""
+
+    MIX = UnknownWrapper.MIX
+
+    def __init__(self, form):
+        self.form = form
+        self.n = 0
+
+    def __call__(self, rnd, pf):
+        self.n += 1
+        proc = pf.pick()
+        line = rnd.choice(self.MIX)(rnd, _Fixed(pf, proc))
+        secs, frac = divmod(self.n * 499_979, 1_000_000_000)
+        minute, sec = divmod(secs, 60)
+        iso = f"2026-05-01T10:{minute % 60:02d}:{sec:02d}.{frac:09d}Z"
+        if self.form == "cri":
+            return f"{iso} stderr F {line}"
+        if self.form == "docker-json":
+            text = line.replace("\\", "\\\\").replace('"', '\\"')
+            return f'{{"log":"{text}\\n","stream":"stderr","time":"{iso}"}}'
+        if self.form == "journald":
+            return f"May 01 10:{minute % 60:02d}:{sec:02d} {proc[0]} python3[{proc[1]}]: {line}"
+        return f"[pod/trainer-worker-{proc[4] // RANKS}/pytorch] {iso} {line}"
+
+
+class _Fixed:
+    """A Prefixes that picks one given process: the wrapper and the line name the same host."""
+
+    def __init__(self, pf, proc):
+        self.pf = pf
+        self.proc = proc
+
+    def pick(self):
+        return self.proc
+
+    def info(self, proc=None, level="INFO"):
+        return self.pf.info(proc or self.proc, level)
+
+    def __getattr__(self, name):
+        return getattr(self.pf, name)
+
+
 KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
     "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
     "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "many-hosts": k_hosts,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,
+    "cri": None, "docker-json": None, "journald": None, "kubectl": None,
     "long-lines": None, "nul-tail": None,
 }
 
@@ -491,6 +539,8 @@ def main():
             write_lines(out, HostInit(), rnd, pf, size)
         elif a.kind == "unknown-wrapper":
             write_lines(out, UnknownWrapper(), rnd, pf, size)
+        elif a.kind in ("cri", "docker-json", "journald", "kubectl"):
+            write_lines(out, Aggregated(a.kind), rnd, pf, size)
         else:
             write_lines(out, KINDS[a.kind], rnd, pf, size)
     return 0
