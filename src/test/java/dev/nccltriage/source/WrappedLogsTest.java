@@ -165,6 +165,11 @@ class WrappedLogsTest {
         "\"}")))).as("Fluent Bit").isEqualTo(plain);
     assertThat(facts(Logs.parse(docker(text, "{\"timestamp\": 1714550400123, \"message\": \"", "\"}"))))
         .as("an export's message field").isEqualTo(plain);
+    // Loki's logcli names its text field "line"; Google Cloud nests it in a payload object
+    assertThat(facts(Logs.parse(docker(text, "{\"labels\":{\"pod\":\"trainer-0\"},\"line\":\"",
+        "\",\"timestamp\":\"2026-05-01T10:00:00.1Z\"}")))).as("Loki's logcli").isEqualTo(plain);
+    assertThat(facts(Logs.parse(docker(text, "{\"jsonPayload\":{\"pid\":7,\"message\":\"", "\"},\"severity\":\"INFO\"}"))))
+        .as("a nested payload").isEqualTo(plain);
     // a logger that colours its lines: the ESC bytes arrive escaped, and are stripped once decoded
     assertThat(facts(Logs.parse(docker(each(text.replace("\n\n", "\n"), "\u001b[32m", "\u001b[0m"), "{\"log\":\"",
         "\",\"stream\":\"stdout\"}")))).as("coloured").isEqualTo(facts(Logs.parse(text.replace("\n\n", "\n"))));

@@ -5,16 +5,19 @@ package dev.nccltriage.source.log;
  * "time":"..."}}, what a node with the Docker runtime keeps of a container's output), Fluent Bit's
  * and Fluentd's ({@code {"date":...,"log":"..."}}, often with a nested {@code "kubernetes"} object
  * first), an export of CloudWatch, Elastic or Filebeat ({@code "message"}), a structured logger's
- * ({@code "msg"}), journald's ({@code "MESSAGE"}), Google Cloud Logging's ({@code "textPayload"}).
+ * ({@code "msg"}), journald's ({@code "MESSAGE"}), Google Cloud Logging's ({@code "textPayload"}),
+ * Loki's {@code logcli} ({@code "line"}), structlog's ({@code "event"}).
  * Read as it is, the message would end in {@code \n","stream":...} and every value at the end of a
  * line (the network, an env value, an address) would carry it. The first top-level field of those
  * names that holds a string is decoded (JSON's escapes; an ANSI colour code arrives as an escaped
  * ESC) into a scratch buffer reused from line to line. The fields before it are skipped in one
- * pass, nested ones by counting brackets (no recursion, whatever the depth).
+ * pass, nested ones by counting brackets (no recursion, whatever the depth). A record with none of
+ * those names at its top level has its line in the first string value that holds "NCCL", or else
+ * in the first one under such a name, at any depth (see {@link #ncclValue}).
  */
 final class JsonLogLine {
   private static final byte[][] TEXT_KEYS = {Bytes.ascii("log"), Bytes.ascii("message"), Bytes.ascii("msg"),
-      Bytes.ascii("MESSAGE"), Bytes.ascii("textPayload")};
+      Bytes.ascii("MESSAGE"), Bytes.ascii("textPayload"), Bytes.ascii("line"), Bytes.ascii("event")};
   private byte[] scratch = new byte[256];
   private boolean escape;
 
@@ -56,19 +59,59 @@ final class JsonLogLine {
         return -1;
       }
       if (b[v] == '"' && isTextKey(b, i + 1, keyEnd)) {
-        return value(b, v, e);
+        return value(b, v, e, false);
       }
       int after = skipValue(b, v, e);
       if (after < 0) {
         return -1;
       }
       after = skipSpaces(b, after, e);
+      if (after < e && b[after] == '}') {
+        return ncclValue(b, s, after); // a whole object, and none of its fields has a known name
+      }
       if (after >= e || b[after] != ',') {
-        return -1; // the end of the object (or junk) before any text field
+        return -1; // junk before any text field
       }
       i = skipSpaces(b, after + 1, e);
     }
     return -1;
+  }
+
+  private static final byte[] NCCL = Bytes.ascii("NCCL");
+
+  /**
+   * A record with no text field of a known name at its top level: its line is nested (Google
+   * Cloud's {@code jsonPayload.message}) or has a name of its own (an OpenTelemetry body, a
+   * logger's field). The first string value, at any depth, that holds "NCCL" is the line; else the
+   * first one under a known name, at any depth; -1 if there is neither (the record is then read as
+   * it is). [s, end] is an object whose structure {@link #decode} checked. A string is a key when a
+   * colon follows it, else a value.
+   */
+  private int ncclValue(byte[] b, int s, int end) {
+    int named = -1; // the first string value under a known name
+    boolean afterKnownKey = false;
+    int i = Bytes.indexOfByte(b, s + 1, end, QUOTE);
+    while (i >= 0) {
+      int close = stringEnd(b, i, end);
+      if (close < 0) {
+        return -1;
+      }
+      int next = skipSpaces(b, close + 1, end);
+      if (next < end && b[next] == ':') {
+        int v = skipSpaces(b, next + 1, end);
+        afterKnownKey = v < end && b[v] == '"' && isTextKey(b, i + 1, close);
+      } else {
+        if (Bytes.indexOf(b, i + 1, close, NCCL) >= 0) {
+          return value(b, i, end + 1, true);
+        }
+        if (afterKnownKey && named < 0) {
+          named = i;
+        }
+        afterKnownKey = false;
+      }
+      i = Bytes.indexOfByte(b, close + 1, end, QUOTE);
+    }
+    return named >= 0 ? value(b, named, end + 1, true) : -1;
   }
 
   private static boolean isTextKey(byte[] b, int from, int to) {
@@ -126,8 +169,11 @@ final class JsonLogLine {
     return j == i ? -1 : j;
   }
 
-  /** Decodes the string value opening at i; see {@link #decode}. */
-  private int value(byte[] b, int i, int e) {
+  /**
+   * Decodes the string value opening at i; see {@link #decode}. {@code inArray}: it may be an
+   * array's element (a bracket may close after it).
+   */
+  private int value(byte[] b, int i, int e, boolean inArray) {
     if (scratch.length < e - i) {
       scratch = new byte[e - i]; // decoding never lengthens: every escape is at least as long as its bytes
     }
@@ -178,8 +224,8 @@ final class JsonLogLine {
       }
     }
     int after = i >= e ? e : skipSpaces(b, i + 1, e);
-    if (after >= e || b[after] != ',' && b[after] != '}') {
-      return -1; // no closing quote, or not a JSON object's value
+    if (after >= e || b[after] != ',' && b[after] != '}' && !(inArray && b[after] == ']')) {
+      return -1; // no closing quote, or not a JSON object's (or array's) value
     }
     while (n > 0 && (scratch[n - 1] == '\n' || scratch[n - 1] == '\r')) {
       n--;
