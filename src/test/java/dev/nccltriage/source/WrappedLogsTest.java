@@ -170,6 +170,11 @@ class WrappedLogsTest {
         "\",\"timestamp\":\"2026-05-01T10:00:00.1Z\"}")))).as("Loki's logcli").isEqualTo(plain);
     assertThat(facts(Logs.parse(docker(text, "{\"jsonPayload\":{\"pid\":7,\"message\":\"", "\"},\"severity\":\"INFO\"}"))))
         .as("a nested payload").isEqualTo(plain);
+    // a CSV export's last column, every field quoted (a quote inside doubled); a logfmt msg value
+    assertThat(facts(Logs.parse(each(text.replace("\"", "\"\""), "\"2026-05-01T10:00:00.1Z\",\"trainer-0\",\"", "\""))))
+        .as("CSV").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text.replace("\\", "\\\\").replace("\"", "\\\""),
+        "time=2026-05-01T10:00:00.1Z level=info msg=\"", "\"")))).as("logfmt").isEqualTo(plain);
     // a logger that colours its lines: the ESC bytes arrive escaped, and are stripped once decoded
     assertThat(facts(Logs.parse(docker(each(text.replace("\n\n", "\n"), "\u001b[32m", "\u001b[0m"), "{\"log\":\"",
         "\",\"stream\":\"stdout\"}")))).as("coloured").isEqualTo(facts(Logs.parse(text.replace("\n\n", "\n"))));

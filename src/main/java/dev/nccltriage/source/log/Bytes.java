@@ -111,21 +111,7 @@ final class Bytes {
 
   /** Whether {@code x} or {@code y} is in [from, to): one pass, eight bytes at a time. */
   static boolean containsEither(byte[] a, int from, int to, byte x, byte y) {
-    long px = broadcast(x);
-    long py = broadcast(y);
-    int i = from;
-    for (; i + 8 <= to; i += 8) {
-      long w = word(a, i);
-      if ((zeroBytes(w ^ px) | zeroBytes(w ^ py)) != 0) {
-        return true;
-      }
-    }
-    for (; i < to; i++) {
-      if (a[i] == x || a[i] == y) {
-        return true;
-      }
-    }
-    return false;
+    return indexOfEither(a, from, to, x, y) >= 0;
   }
 
   /**

@@ -12,8 +12,8 @@ package dev.nccltriage.source.log;
  * names that holds a string is decoded (JSON's escapes; an ANSI colour code arrives as an escaped
  * ESC) into a scratch buffer reused from line to line. The fields before it are skipped in one
  * pass, nested ones by counting brackets (no recursion, whatever the depth). A record with none of
- * those names at its top level has its line in the first string value that holds "NCCL", or else
- * in the first one under such a name, at any depth (see {@link #ncclValue}).
+ * those names at its top level has its line in the string value, at any depth, that holds NCCL's
+ * text, or else in the first one under such a name (see {@link #ncclValue}).
  */
 final class JsonLogLine {
   private static final byte[][] TEXT_KEYS = {Bytes.ascii("log"), Bytes.ascii("message"), Bytes.ascii("msg"),
@@ -82,13 +82,15 @@ final class JsonLogLine {
   /**
    * A record with no text field of a known name at its top level: its line is nested (Google
    * Cloud's {@code jsonPayload.message}) or has a name of its own (an OpenTelemetry body, a
-   * logger's field). The first string value, at any depth, that holds "NCCL" is the line; else the
-   * first one under a known name, at any depth; -1 if there is neither (the record is then read as
-   * it is). [s, end] is an object whose structure {@link #decode} checked. A string is a key when a
+   * logger's field). The first string value, at any depth, that holds NCCL's level token ("NCCL
+   * INFO", "NCCL WARN") is the line; else the first that holds "NCCL" (a bare message); else the
+   * first one under a known name, at any depth; -1 if there is none (the record is then read as it
+   * is). [s, end] is an object whose structure {@link #decode} checked. A string is a key when a
    * colon follows it, else a value.
    */
   private int ncclValue(byte[] b, int s, int end) {
     int named = -1; // the first string value under a known name
+    int nccl = -1; // the first one holding "NCCL" (a record's level token ends the search)
     boolean afterKnownKey = false;
     int i = Bytes.indexOfByte(b, s + 1, end, QUOTE);
     while (i >= 0) {
@@ -101,7 +103,14 @@ final class JsonLogLine {
         int v = skipSpaces(b, next + 1, end);
         afterKnownKey = v < end && b[v] == '"' && isTextKey(b, i + 1, close);
       } else {
-        if (Bytes.indexOf(b, i + 1, close, NCCL) >= 0) {
+        int at = Bytes.indexOf(b, i + 1, close, NCCL);
+        if (at >= 0 && nccl < 0) {
+          nccl = i;
+        }
+        while (at >= 0 && !LogParser.levelAt(b, at, close)) {
+          at = Bytes.indexOf(b, at + 1, close, NCCL);
+        }
+        if (at >= 0) {
           return value(b, i, end + 1, true);
         }
         if (afterKnownKey && named < 0) {
@@ -111,7 +120,8 @@ final class JsonLogLine {
       }
       i = Bytes.indexOfByte(b, close + 1, end, QUOTE);
     }
-    return named >= 0 ? value(b, named, end + 1, true) : -1;
+    int chosen = nccl >= 0 ? nccl : named;
+    return chosen >= 0 ? value(b, chosen, end + 1, true) : -1;
   }
 
   private static boolean isTextKey(byte[] b, int from, int to) {

@@ -32,6 +32,7 @@ final class LogParser implements LineSink {
   private final Prefix gluedPrefix = new Prefix();
   private final AnsiStrip ansi = new AnsiStrip();
   private final JsonLogLine json = new JsonLogLine();
+  private final QuotedField quoted = new QuotedField();
   private final PrefixCache prefixes;
   private final UnknownWrappers wrappers;
   private int lastSlot = -1; // the cache slot of the last line, checked first
@@ -94,6 +95,13 @@ final class LogParser implements LineSink {
         s = 0;
         e = n;
         mayHaveEscape |= json.decodedEscape(); // an escaped ESC (ANSI colour) is a real one now
+      }
+    } else if (e - s > 8 && b[e - 1] == '"') {
+      int n = quoted.decode(b, s, e); // a CSV export's column, a logfmt value
+      if (n >= 0) {
+        b = quoted.buffer();
+        s = 0;
+        e = n;
       }
     }
     if (mayHaveEscape && AnsiStrip.hasEscape(b, s, e)) {

@@ -127,6 +127,9 @@ class ChannelLaneTest {
         if (r.nextInt(40) == 0) { // a JSON record, whose "\n" puts a newline in the decoded line
           line = "{\"log\":\"" + (r.nextBoolean() ? "x\\n" : "") + line.replace("\u001b", "\\u001b") + "\"}";
         }
+        if (r.nextInt(40) == 0) { // a CSV export's column
+          line = "\"2026-05-01T10:00:00Z\",\"" + line.replace("\"", "\"\"") + "\"";
+        }
         if (r.nextInt(40) == 0) { // what such a record's decoded line holds, as two lines
           log.append("x\n");
         }

@@ -1,0 +1,46 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The quoted field of a CSV export or a logfmt line that holds an NCCL record. */
+class QuotedFieldTest {
+  private static String decode(String line) {
+    byte[] b = line.getBytes(StandardCharsets.UTF_8);
+    QuotedField q = new QuotedField();
+    int n = q.decode(b, 0, b.length);
+    return n < 0 ? null : new String(q.buffer(), 0, n, StandardCharsets.UTF_8);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiterString = " => ", nullValues = "NOT", quoteCharacter = '`', value = {
+      // CSV exports: every field quoted, or only where needed; a quote inside doubled
+      "\"2026-05-01T10:00:00Z\",\"trainer-0\",\"h:1:2 [0] NCCL INFO Using network IB\" => h:1:2 [0] NCCL INFO Using network IB",
+      "2026-05-01T10:00:00Z,\"h:1:2 [0] NCCL WARN bad \"\"x\"\", again\" => h:1:2 [0] NCCL WARN bad \"x\", again",
+      "\"h:1:2 [0] NCCL INFO first column\" => h:1:2 [0] NCCL INFO first column",
+      "\"t\";\"h:1:2 [0] NCCL INFO semicolons\" => h:1:2 [0] NCCL INFO semicolons",
+      "\"job NCCL test\",\"h:1:2 [0] NCCL INFO the record, not a column that names NCCL\" => h:1:2 [0] NCCL INFO the record, not a column that names NCCL",
+      "\"h:1:2 [0] NCCL INFO not the last column\",\"trainer-0\" => h:1:2 [0] NCCL INFO not the last column",
+      // logfmt: the msg value, last or not; backslash escapes
+      "time=2026-05-01T10:00:00Z level=info msg=\"h:1:2 [0] NCCL INFO Using network IB\" => h:1:2 [0] NCCL INFO Using network IB",
+      "level=info msg=\"h:1:2 [0] NCCL WARN \\\"quoted\\\" \\\\ \\x1b\\n\" pod=\"w-0\" => h:1:2 [0] NCCL WARN \"quoted\" \\ \\x1b",
+      // not such a line: read as it is
+      "h:1:2 [0] NCCL WARN NCCL_SOCKET_IFNAME \"eth9\" => NOT",
+      "h:1:2 [0] NCCL INFO Using network IB => NOT",
+      // no record's token: the field that ends the line (a bare message, another program's line)
+      "\"2026-05-01T10:00:00Z\",\"Last error: a \"\"bare\"\" message\" => Last error: a \"bare\" message",
+      "ts=1 msg=\"Last error: bare\" => Last error: bare",
+      "print(\"a quoted string, not a field\") and \"x\" => NOT",
+      "x = \"not logfmt\" => NOT",
+      "say \"h:1:2 [0] NCCL INFO x\" => NOT",
+      "\"t\",\"h:1:2 [0] NCCL INFO unclosed \"\" => NOT",
+      "\"t\",\"h:1:2 [0] NCCL INFO x\"junk\" => NOT",
+      "msg=\"h:1:2 [0] NCCL INFO escaped end\\\" => NOT",
+  })
+  void decodesTheFieldThatHoldsTheRecord(String line, String expected) {
+    assertThat(decode(line)).isEqualTo(expected);
+  }
+}
