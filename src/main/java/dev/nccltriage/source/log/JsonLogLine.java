@@ -103,15 +103,11 @@ final class JsonLogLine {
         int v = skipSpaces(b, next + 1, end);
         afterKnownKey = v < end && b[v] == '"' && isTextKey(b, i + 1, close);
       } else {
-        int at = Bytes.indexOf(b, i + 1, close, NCCL);
-        if (at >= 0 && nccl < 0) {
-          nccl = i;
-        }
-        while (at >= 0 && !LogParser.levelAt(b, at, close)) {
-          at = Bytes.indexOf(b, at + 1, close, NCCL);
-        }
-        if (at >= 0) {
-          return value(b, i, end + 1, true);
+        if (Bytes.indexOf(b, i + 1, close, NCCL) >= 0) {
+          if (LogParser.levelToken(b, i + 1, close) >= 0) {
+            return value(b, i, end + 1, true);
+          }
+          nccl = nccl < 0 ? i : nccl;
         }
         if (afterKnownKey && named < 0) {
           named = i;

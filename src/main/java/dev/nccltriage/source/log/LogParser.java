@@ -330,7 +330,7 @@ final class LogParser implements LineSink {
       messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, e));
       admission.end();
       int from = messages.consumed >= 0 ? messages.consumed : msg;
-      int next = e - from > 8 ? gluedRecord(b, from, e) : -1;
+      int next = e - from > 8 ? levelToken(b, from, e) : -1;
       if (next >= 0) {
         gluedPrefix.parse(b, from, next);
         gluedAt = gluedPrefix.start;
@@ -349,7 +349,7 @@ final class LogParser implements LineSink {
           : !RareMessages.mayMatch(b, msg, end) ? MessageTexts.NOT_RARE
           : IbConnectionLines.is(b, msg, end) ? MessageTexts.IB_CONNECTION : texts.find(b, msg, end);
     }
-    int next = (texts.flags(text) & MessageTexts.PLAIN) != 0 ? -1 : gluedRecord(b, msg, e);
+    int next = (texts.flags(text) & MessageTexts.PLAIN) != 0 ? -1 : levelToken(b, msg, e);
     int msgEnd = e;
     if (next >= 0) {
       gluedPrefix.parse(b, msg, next);
@@ -395,8 +395,11 @@ final class LogParser implements LineSink {
     return startsWith(b, i, e, OLD_INFO) || startsWith(b, i, e, OLD_WARN);
   }
 
-  /** Start of a second "NCCL INFO|WARN" envelope in [from, e), or -1. */
-  private static int gluedRecord(byte[] b, int from, int e) {
+  /**
+   * Start of the first "NCCL INFO|WARN" level token in [from, e), or -1: in a record's message, a
+   * second record glued to it; in a wrapped line, where its record is.
+   */
+  static int levelToken(byte[] b, int from, int e) {
     int next = indexOf(b, from, e, NCCL);
     while (next >= 0 && !levelAt(b, next, e)) {
       next = indexOf(b, next + 1, e, NCCL);

@@ -13,7 +13,6 @@ package dev.nccltriage.source.log;
  * line to line.
  */
 final class QuotedField {
-  private static final byte[] NCCL = Bytes.ascii("NCCL ");
   private static final byte QUOTE = '"';
   private static final byte BACKSLASH = '\\';
   private byte[] scratch = new byte[256];
@@ -34,10 +33,7 @@ final class QuotedField {
     if (e - s < 8 || b[e - 1] != QUOTE) {
       return -1;
     }
-    int at = Bytes.indexOf(b, s, e, NCCL);
-    while (at >= 0 && !LogParser.levelAt(b, at, e)) { // a record's level token, not a column's word
-      at = Bytes.indexOf(b, at + 1, e, NCCL);
-    }
+    int at = LogParser.levelToken(b, s, e); // a record's level token, not a column's word
     if (at >= 0) {
       int open = at - 1;
       while (open >= s && b[open] != QUOTE) {

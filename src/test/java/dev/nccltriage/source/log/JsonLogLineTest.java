@@ -44,6 +44,8 @@ class JsonLogLineTest {
       "{\"jsonPayload\":{\"NCCL_DEBUG\":\"INFO\",\"text\":\"NCCL INFO Bootstrap : Using eth0\"},\"severity\":\"INFO\"} => NCCL INFO Bootstrap : Using eth0",
       "{\"body\":{\"values\":[\"a\", \"NCCL INFO x\" ]}} => NCCL INFO x",
       "{\"text\":\"no envelope here\",\"ts\":1} => NOT",
+      "{\"labels\":{\"app\":\"NCCL tests\"},\"text\":\"h:1:2 [0] NCCL INFO the record, not the label\"} => h:1:2 [0] NCCL INFO the record, not the label",
+      "{\"labels\":{\"app\":\"trainer\"},\"text\":\"Last error: a bare NCCL message\"} => Last error: a bare NCCL message",
       "{\"jsonPayload\":{\"n\":1,\"message\":\"nested, no envelope\"},\"severity\":\"INFO\"} => nested, no envelope",
       "{\"jsonPayload\":{\"message\":{\"a\":\"not the text\"},\"b\":\"x\"}} => NOT",
       "{\"labels\":{\"app\":\"trainer\"},\"line\":\"logcli, no envelope\"} => logcli, no envelope",
