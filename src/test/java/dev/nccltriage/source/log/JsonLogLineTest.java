@@ -82,24 +82,21 @@ class JsonLogLineTest {
   @Test
   void anyTextComesBackAsItWas() {
     Random r = new Random(11);
-    String pieces = "\"\\/\u001b\t\r é😀{}[],: ";
+    String[] pieces = {"\"", "\\", "/", "\u001b", "\t", "\r", " ", "é", "😀", "{", "}", "[", "]", ",", ":"};
     for (int round = 0; round < 5000; round++) {
       StringBuilder text = new StringBuilder();
       int n = r.nextInt(60);
       for (int i = 0; i < n; i++) {
-        text.append(r.nextInt(3) == 0 ? pieces.charAt(r.nextInt(pieces.length())) : (char) ('a' + r.nextInt(26)));
+        text.append(r.nextInt(3) == 0 ? pieces[r.nextInt(pieces.length)] : String.valueOf((char) ('a' + r.nextInt(26))));
       }
-      if (Character.isHighSurrogate(text.length() > 0 ? text.charAt(text.length() - 1) : 'a')) {
-        text.setLength(text.length() - 1);
-      }
-      String t = text.toString().replace("\ud83d", "").replace("\ude00", "") + (r.nextBoolean() ? "😀" : "");
+      String t = text.toString();
       boolean escapeEsc = r.nextBoolean();
       StringBuilder json = new StringBuilder("{");
       if (r.nextBoolean()) {
         json.append("\"kubernetes\":{\"labels\":{\"a\\\"}\":\"[x]\"},\"n\":[1,{\"z\":\"}\"}]},");
       }
       json.append("\"log\":\"");
-      for (char c : t.toCharArray()) {
+      for (char c : t.toCharArray()) { // (the emoji's two chars are written as they are)
         switch (c) {
           case '"' -> json.append("\\\"");
           case '\\' -> json.append("\\\\");
