@@ -15,22 +15,20 @@ package dev.nccltriage.source.log;
  * those names at its top level has its line in the string value, at any depth, that holds NCCL's
  * text, or else in the first one under such a name (see {@link #ncclValue}).
  */
-final class JsonLogLine {
+final class JsonLogLine implements LineDecoder {
   private static final byte[][] TEXT_KEYS = {Bytes.ascii("log"), Bytes.ascii("message"), Bytes.ascii("msg"),
       Bytes.ascii("MESSAGE"), Bytes.ascii("textPayload"), Bytes.ascii("line"), Bytes.ascii("event")};
   private byte[] scratch = new byte[256];
   private boolean escape;
 
-  /** The buffer {@link #decode} wrote into (valid until the next call). */
-  byte[] buffer() {
+  @Override
+  public byte[] buffer() {
     return scratch;
   }
 
-  /**
-   * Whether the last {@link #decode} wrote an ESC byte from an escape ({@code \u001b}); an ESC
-   * that was in the line as it is was copied as it is.
-   */
-  boolean decodedEscape() {
+  /** An escaped ESC ({@code \u001b}: an ANSI colour) is a real one once decoded. */
+  @Override
+  public boolean decodedEscape() {
     return escape;
   }
 
@@ -40,7 +38,8 @@ final class JsonLogLine {
    * before the end, no closing quote, a bad escape, or something other than another field or the
    * end after the value).
    */
-  int decode(byte[] b, int s, int e) {
+  @Override
+  public int decode(byte[] b, int s, int e) {
     if (e - s < 8 || b[s] != '{') {
       return -1;
     }

@@ -88,20 +88,15 @@ final class LogParser implements LineSink {
       hintBuf = null;
       return;
     }
-    if (e > s && b[s] == '{') {
-      int n = json.decode(b, s, e);
+    // a JSON record; a CSV export's column or a logfmt value, quoted
+    LineDecoder wrapped = b[s] == '{' ? json : e - s > 8 && b[e - 1] == '"' ? quoted : null;
+    if (wrapped != null) {
+      int n = wrapped.decode(b, s, e);
       if (n >= 0) {
-        b = json.buffer();
+        b = wrapped.buffer();
         s = 0;
         e = n;
-        mayHaveEscape |= json.decodedEscape(); // an escaped ESC (ANSI colour) is a real one now
-      }
-    } else if (e - s > 8 && b[e - 1] == '"') {
-      int n = quoted.decode(b, s, e); // a CSV export's column, a logfmt value
-      if (n >= 0) {
-        b = quoted.buffer();
-        s = 0;
-        e = n;
+        mayHaveEscape |= wrapped.decodedEscape();
       }
     }
     if (mayHaveEscape && AnsiStrip.hasEscape(b, s, e)) {

@@ -12,14 +12,20 @@ package dev.nccltriage.source.log;
  * launcher's line). It is copied without its quotes and escapes into a scratch buffer reused from
  * line to line.
  */
-final class QuotedField {
+final class QuotedField implements LineDecoder {
   private static final byte QUOTE = '"';
   private static final byte BACKSLASH = '\\';
   private byte[] scratch = new byte[256];
 
-  /** The buffer {@link #decode} wrote into (valid until the next call). */
-  byte[] buffer() {
+  @Override
+  public byte[] buffer() {
     return scratch;
+  }
+
+  /** Never: an escape other than a quote, a backslash, n, t or r stays as it was written. */
+  @Override
+  public boolean decodedEscape() {
+    return false;
   }
 
   /**
@@ -29,7 +35,8 @@ final class QuotedField {
    * start or logfmt "=", or the field's closing quote is neither the line's end nor before the next
    * field).
    */
-  int decode(byte[] b, int s, int e) {
+  @Override
+  public int decode(byte[] b, int s, int e) {
     if (e - s < 8 || b[e - 1] != QUOTE) {
       return -1;
     }

@@ -10,13 +10,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** The text field of a JSON-lines log record, wherever it is among the record's fields. */
 class JsonLogLineTest {
-  private static String decode(String line) {
-    byte[] b = line.getBytes(StandardCharsets.UTF_8);
-    JsonLogLine d = new JsonLogLine();
-    int n = d.decode(b, 0, b.length);
-    return n < 0 ? null : new String(d.buffer(), 0, n, StandardCharsets.UTF_8);
-  }
-
   @ParameterizedTest
   @CsvSource(delimiterString = " => ", nullValues = "NOT", value = {
       "{\"log\":\"h:1:2 [0] NCCL INFO Using network IB\\n\",\"stream\":\"stdout\",\"time\":\"t\"} => h:1:2 [0] NCCL INFO Using network IB",
@@ -58,7 +51,7 @@ class JsonLogLineTest {
       "not json at all => NOT",
   })
   void decodesTheTextFieldOrSaysItIsNotOne(String line, String expected) {
-    assertThat(decode(line)).isEqualTo(expected);
+    assertThat(Decoded.text(new JsonLogLine(), line)).isEqualTo(expected);
   }
 
   @ParameterizedTest

@@ -2,19 +2,11 @@ package dev.nccltriage.source.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The quoted field of a CSV export or a logfmt line that holds an NCCL record. */
 class QuotedFieldTest {
-  private static String decode(String line) {
-    byte[] b = line.getBytes(StandardCharsets.UTF_8);
-    QuotedField q = new QuotedField();
-    int n = q.decode(b, 0, b.length);
-    return n < 0 ? null : new String(q.buffer(), 0, n, StandardCharsets.UTF_8);
-  }
-
   @ParameterizedTest
   @CsvSource(delimiterString = " => ", nullValues = "NOT", quoteCharacter = '`', value = {
       // CSV exports: every field quoted, or only where needed; a quote inside doubled
@@ -41,6 +33,6 @@ class QuotedFieldTest {
       "msg=\"h:1:2 [0] NCCL INFO escaped end\\\" => NOT",
   })
   void decodesTheFieldThatHoldsTheRecord(String line, String expected) {
-    assertThat(decode(line)).isEqualTo(expected);
+    assertThat(Decoded.text(new QuotedField(), line)).isEqualTo(expected);
   }
 }
