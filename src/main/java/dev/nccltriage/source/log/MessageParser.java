@@ -235,7 +235,12 @@ final class MessageParser {
     // one left-to-right pass: the fields always come in this order
     int r = Bytes.indexOfSpaced(b, m, e, RANK);
     int afterRank = r >= 0 ? r + 1 + RANK.length : m;
-    int n = Bytes.indexOfSpaced(b, afterRank, e, NRANKS_UPPER);
+    // every version prints the count right after the rank ("rank %d nranks %d", "rank %d nRanks
+    // %d"): looked at there first, so a 2.8+ line is not searched to its end for "nRanks"
+    int n = r >= 0 ? nRanksAt(b, Bytes.skipDigits(b, afterRank, e), e) : -1;
+    if (n < 0) {
+      n = Bytes.indexOfSpaced(b, afterRank, e, NRANKS_UPPER);
+    }
     if (n < 0) {
       n = Bytes.indexOfSpaced(b, afterRank, e, NRANKS);
     }
@@ -264,5 +269,10 @@ final class MessageParser {
     }
     slot.record(p, HostEvidence.COMM, null);
     return true;
+  }
+
+  /** i, if " nranks " or " nRanks " starts there; else -1. */
+  private static int nRanksAt(byte[] b, int i, int e) {
+    return i < e && b[i] == ' ' && (startsWith(b, i + 1, e, NRANKS) || startsWith(b, i + 1, e, NRANKS_UPPER)) ? i : -1;
   }
 }
