@@ -219,6 +219,19 @@ class FailureSignalsTest {
       assertThat(texts(f.evidenceFor("failures"))).containsExactly(line);
     }
 
+    /**
+     * A line that ends in key="value" is another program's line, not a logfmt record (whose
+     * every field is key=value): its own text is read, not the quoted value's.
+     */
+    @ParameterizedTest
+    @MethodSource("failureLines")
+    void aFailureThatEndsInAQuotedValueIsAFailure(String line) {
+      String quoted = line + " hint=\"check the network\"";
+      LogFacts f = withInit(quoted);
+      assertThat(f.signals().failed()).isTrue();
+      assertThat(texts(f.evidenceFor("failures"))).containsExactly(quoted);
+    }
+
     @Test
     void ordinaryApplicationOutputIsNotAFailure() {
       LogFacts f = withInit("INFO: Started server process [4411]", "Epoch 1 loss 0.25", "Epoch 2 loss 0.19",

@@ -175,6 +175,15 @@ class WrappedLogsTest {
         .as("CSV").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text.replace("\\", "\\\\").replace("\"", "\\\""),
         "time=2026-05-01T10:00:00.1Z level=info msg=\"", "\"")))).as("logfmt").isEqualTo(plain);
+    // the same with fields after the text: CloudWatch Logs Insights' @timestamp,@message,@logStream;
+    // a collector's logfmt with its own keys last
+    assertThat(facts(Logs.parse(each(text.replace("\"", "\"\""), "2026-05-01 10:00:00.100,\"", "\",trainer-0/main/4f2a"))))
+        .as("CSV, a column after").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text.replace("\\", "\\\\").replace("\"", "\\\""),
+        "ts=2026-05-01T10:00:00.1Z level=info msg=\"", "\" pod=trainer-0 container=main")))).as("logfmt, keys after")
+        .isEqualTo(plain);
+    assertThat(facts(Logs.parse(docker(each(text.replace("\\", "\\\\").replace("\"", "\\\""), "ts=1 msg=\"", "\" pod=w-0"),
+        "{\"log\":\"", "\"}")))).as("logfmt in a JSON record").isEqualTo(plain);
     // a logger that colours its lines: the ESC bytes arrive escaped, and are stripped once decoded
     assertThat(facts(Logs.parse(docker(each(text.replace("\n\n", "\n"), "\u001b[32m", "\u001b[0m"), "{\"log\":\"",
         "\",\"stream\":\"stdout\"}")))).as("coloured").isEqualTo(facts(Logs.parse(text.replace("\n\n", "\n"))));

@@ -89,7 +89,9 @@ final class LogParser implements LineSink {
       return;
     }
     // a JSON record; a CSV export's column or a logfmt value, quoted
-    LineDecoder wrapped = b[s] == '{' ? json : e - s > 8 && b[e - 1] == '"' ? quoted : null;
+    LineDecoder wrapped = b[s] == '{' ? json : e - s > 8 && (b[e - 1] == '"' || quoteGate && mayBeQuoted(b, s, e))
+        ? quoted : null;
+    quoteGate = false;
     if (wrapped != null) {
       int n = wrapped.decode(b, s, e);
       if (n >= 0) {
@@ -97,6 +99,17 @@ final class LogParser implements LineSink {
         s = 0;
         e = n;
         mayHaveEscape |= wrapped.decodedEscape();
+        quotedSeen |= wrapped == quoted;
+        if (wrapped == json && e - s > 8 && (b[e - 1] == '"' || quotedSeen && hasFieldQuote(b, s, e))) {
+          // a record's text that is itself a line of quoted fields (logfmt in a JSON log)
+          int m = quoted.decode(b, s, e);
+          if (m >= 0) {
+            b = quoted.buffer();
+            s = 0;
+            e = m;
+            quotedSeen = true;
+          }
+        }
       }
     }
     if (mayHaveEscape && AnsiStrip.hasEscape(b, s, e)) {
@@ -110,6 +123,22 @@ final class LogParser implements LineSink {
     }
     slot.at(b, s, e, lineNo);
     boolean placed = segment(b, s, e, false);
+    if (quotedRecord) {
+      // the record is a quoted field with more fields after it, on a line the test above could
+      // not tell (its thread's first): read again, unquoted (segment took nothing from it)
+      quotedRecord = false;
+      int n = quoted.decode(b, s, e);
+      if (n >= 0) {
+        quotedSeen = true;
+        b = quoted.buffer();
+        s = 0;
+        e = n;
+        slot.at(b, s, e, lineNo);
+      }
+      readRaw = n < 0; // not such a field after all: as it is
+      placed = segment(b, s, e, false);
+      readRaw = false;
+    }
     // records glued into one line are taken in a loop, not by recursion: a hostile line of
     // thousands of glued envelopes must not exhaust the stack
     while (gluedAt >= 0) {
@@ -128,6 +157,30 @@ final class LogParser implements LineSink {
   }
 
   /**
+   * Whether the line's text may be a quoted field with more fields after it (a logfmt value
+   * before the collector's own keys, a CSV column before others), asked only where lineAt set
+   * {@link #quoteGate} (the usual line, a cached prefix at its start, costs nothing): a cached
+   * prefix past a quote; a line of no cached thread, in a part that has shown a quoted record, with
+   * a quote that can open a field (a bare message's). {@link QuotedField} decides.
+   */
+  private boolean mayBeQuoted(byte[] b, int s, int e) {
+    if (hintBuf != b || hintStart != s) {
+      return false; // not the line lineAt saw: segment() finds a quoted record itself
+    }
+    return hintSlot >= 0 || hasFieldQuote(b, s, e); // a cached prefix past a quote, or a bare message's field
+  }
+
+  /** Whether [s, e) has a quote that can open a field: at its start, or after a separator or logfmt's '='. */
+  private static boolean hasFieldQuote(byte[] b, int s, int e) {
+    for (int q = Bytes.indexOfByte(b, s, e, (byte) '"'); q >= 0; q = Bytes.indexOfByte(b, q + 1, e, (byte) '"')) {
+      if (q == s || b[q - 1] == '=' || b[q - 1] == ',' || b[q - 1] == ';' || b[q - 1] == '\t') {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Takes a channel line of a thread seen before without looking for its end first: the prefix
    * cache vouches for the prefix (no newline in it) and the channel scan stops at the newline.
    * Counts exactly what {@link #line} would; any other line is left to it, with what the prefix
@@ -143,10 +196,14 @@ final class LogParser implements LineSink {
     hintKey = k;
     hintFoundAt = foundAt;
     if (hit < 0) {
+      quoteGate = quotedSeen;
       return -1;
     }
-    if (foundAt > s && Bytes.hasNewlineOrEscape(b, s, foundAt)) {
-      return -1; // an ESC in a wrapper (line() strips it) or a line that ends inside one
+    if (foundAt > s && (b[foundAt - 1] == '"' || Bytes.hasNewlineOrEscape(b, s, foundAt))) {
+      // a quoted field (line() unquotes it), an ESC in a wrapper (line() strips it) or a line
+      // that ends inside one
+      quoteGate = b[foundAt - 1] == '"';
+      return -1;
     }
     // the cached prefix holds neither a newline nor an ESC either (PrefixCache.put): the reader's
     // search for the line's end starts after it
@@ -213,6 +270,31 @@ final class LogParser implements LineSink {
 
   private int foundAt; // where cachedSlot's prefix starts
 
+  private boolean quotedRecord; // segment() found the line's record in a quoted field: read it unquoted
+  private boolean readRaw; // segment() reads the line as it is (it asked, and no quoted field was there)
+  private boolean quotedSeen; // this part has shown a record in a quoted field (a CSV export, logfmt)
+  // lineAt's word on the line it looked up: a cached prefix past a quote, or (once quotedSeen) no
+  // cached prefix: mayBeQuoted is asked (a line lineAt did not see is left to segment)
+  private boolean quoteGate;
+
+  /** Whether segment() may ask for the line [s, ...) of b to be read unquoted: it was not, yet. */
+  private boolean mayUnquote(byte[] b) {
+    return !readRaw && b != quoted.buffer();
+  }
+
+  /**
+   * Whether the record whose level token is at {@code at} sits in a quoted field: NCCL's prefix
+   * holds no quote, so the last quote before the token opens it, if it can open a field (at the
+   * line's start, after a separator or logfmt's '='). Looked at only for a thread's first line.
+   */
+  private static boolean inQuotedField(byte[] b, int s, int at) {
+    int q = at - 1;
+    while (q >= s && b[q] != '"') {
+      q--;
+    }
+    return q >= s && (q == s || b[q - 1] == '=' || b[q - 1] == ',' || b[q - 1] == ';' || b[q - 1] == '\t');
+  }
+
   private static final int MISSES_BEFORE_SKIPPING = 64;
   private static final int LOOKUPS_SKIPPED = 448;
   private int misses; // consecutive lookups that found nothing
@@ -236,6 +318,10 @@ final class LogParser implements LineSink {
       k = hit >= 0 ? foundAt : k;
     }
     if (hit >= 0) {
+      if (!glued && k > s && b[k - 1] == '"' && mayUnquote(b)) {
+        quotedRecord = true; // line() reads it again, unquoted
+        return false;
+      }
       // a thread seen before
       lastSlot = hit;
       int n = prefixes.length(hit);
@@ -246,6 +332,10 @@ final class LogParser implements LineSink {
       int lv = at + 5;
       if ((startsWith(b, lv, e, INFO) || startsWith(b, lv, e, WARN)) && (lv + 4 == e || b[lv + 4] == ' ')) {
         // a level token, not "NCCL WARN" quoted in a grep or an alert rule
+        if (!glued && mayUnquote(b) && inQuotedField(b, s, at)) {
+          quotedRecord = true; // line() reads it again, unquoted
+          return false;
+        }
         int msg = Math.min(e, lv + 5);
         return record(b, s, k, at, msg, e, glued, null);
       }
@@ -275,6 +365,10 @@ final class LogParser implements LineSink {
       if (oldLevelAt(b, br, e)) {
         prefix.parse(b, s, br + 2);
         if (prefix.hostStart >= 0) { // "host:pid:tid [dev] INFO", not any logger's "] INFO "
+          if (!glued && mayUnquote(b) && inQuotedField(b, s, br)) {
+            quotedRecord = true;
+            return false;
+          }
           return record(b, s, k, br + 2, br + 7, e, glued, null);
         }
       }

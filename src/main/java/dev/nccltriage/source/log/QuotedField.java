@@ -1,16 +1,16 @@
 package dev.nccltriage.source.log;
 
 /**
- * A line whose text is a quoted field, the line ending in a quote: a CSV export's column
- * (Grafana's, Kibana's or CloudWatch Logs Insights' "Download CSV": {@code "2026-05-01T10:00:00Z",
- * "trainer-0","host:1:2 [0] NCCL INFO Using network IB"}, a quote inside doubled) or a logfmt value
- * ({@code time=... level=info msg="host:1:2 [0] NCCL INFO ..."}, a quote inside after a
- * backslash). Read as it is, every value at the end of the record (an address, an env value)
- * would end in the closing quote. The field is the one NCCL's level token ("NCCL INFO", "NCCL
- * WARN") is in (NCCL's prefix holds no quote, so its opening quote is the last one before the
- * token); on a line without one, the field that ends the line (a bare message, PyTorch's or a
- * launcher's line). It is copied without its quotes and escapes into a scratch buffer reused from
- * line to line.
+ * A line whose text is a quoted field: a CSV export's column (Grafana's, Kibana's or CloudWatch
+ * Logs Insights' "Download CSV": {@code "2026-05-01T10:00:00Z","trainer-0","host:1:2 [0] NCCL INFO
+ * Using network IB"}, a quote inside doubled) or a logfmt value ({@code time=... level=info
+ * msg="host:1:2 [0] NCCL INFO ..." pod=trainer-0}, a quote inside after a backslash), last on the
+ * line or followed by more fields. Read as it is, every value at the end of the record (an address,
+ * an env value, the network's name) would carry the closing quote and the fields after it. The
+ * field is the one NCCL's level token ("NCCL INFO", "NCCL WARN") is in (NCCL's prefix holds no
+ * quote, so its opening quote is the last one before the token); on a line without one, the field
+ * that ends the line, if the line ends with a quote (a bare message, PyTorch's or a launcher's
+ * line). It is copied without its quotes and escapes into a scratch buffer reused from line to line.
  */
 final class QuotedField implements LineDecoder {
   private static final byte QUOTE = '"';
@@ -30,17 +30,20 @@ final class QuotedField implements LineDecoder {
 
   /**
    * Decodes the quoted field of [s, e) that holds NCCL's level token, or else the one that ends
-   * the line, into {@link #buffer}; returns its length, or -1 when the line is not such a line (it
-   * does not end with a quote, the quote before the field follows no field separator, CSV line
-   * start or logfmt "=", or the field's closing quote is neither the line's end nor before the next
-   * field).
+   * the line, into {@link #buffer}; returns its length, or -1 when the line is not such a line (no
+   * quote opens the token's field, that quote follows no field separator, CSV line start or logfmt
+   * "=", or the field's closing quote is neither the line's end nor before the next field; without
+   * a token, the line does not end with a quote).
    */
   @Override
   public int decode(byte[] b, int s, int e) {
-    if (e - s < 8 || b[e - 1] != QUOTE) {
+    if (e - s < 8) {
       return -1;
     }
     int at = LogParser.levelToken(b, s, e); // a record's level token, not a column's word
+    if (at < 0) {
+      at = oldLevelToken(b, s, e); // before 2.3: "host:pid:tid [dev] INFO "
+    }
     if (at >= 0) {
       int open = at - 1;
       while (open >= s && b[open] != QUOTE) {
@@ -49,18 +52,136 @@ final class QuotedField implements LineDecoder {
       int close = open >= s ? close(b, s, open, e) : -1;
       return close >= 0 ? copy(b, csv(b, s, open), open, close) : -1;
     }
-    // no record's token: the quoted fields one after the other, to the one that ends the line
-    for (int open = Bytes.indexOfByte(b, s, e, QUOTE); open >= 0; ) {
-      int close = close(b, s, open, e);
-      if (close < 0) {
-        return -1;
+    // no record: the line's text, if the whole line is a logfmt record or a CSV row (a line of
+    // another program that ends in key="value" keeps its own text: it may say the job failed)
+    long field = isKey(b[s]) && logfmtKeyEnd(b, s, e) > s ? logfmtText(b, s, e) : csvText(b, s, e);
+    if (field < 0) {
+      return -1;
+    }
+    int open = (int) (field >>> 32);
+    return copy(b, csv(b, s, open), open, (int) field);
+  }
+
+  /** The first "] INFO " or "] WARN " in [s, e) (the level of a record before 2.3) or -1. */
+  private static int oldLevelToken(byte[] b, int s, int e) {
+    for (int br = Bytes.indexOfByte(b, s, e, (byte) ']'); br >= 0; br = Bytes.indexOfByte(b, br + 1, e, (byte) ']')) {
+      if (LogParser.oldLevelAt(b, br, e)) {
+        return br;
       }
-      if (close == e - 1) {
-        return copy(b, csv(b, s, open), open, close);
-      }
-      open = Bytes.indexOfByte(b, close + 1, e, QUOTE);
     }
     return -1;
+  }
+
+  private static final byte[][] TEXT_KEYS = {Bytes.ascii("msg"), Bytes.ascii("message"), Bytes.ascii("log"),
+      Bytes.ascii("line"), Bytes.ascii("event")};
+
+  /**
+   * A logfmt record's text field, as (open quote << 32 | close quote), or -1: every field is
+   * key=value, one or more spaces apart, a value quoted or without spaces and quotes. The text is
+   * the quoted value of a text key (msg, message, log, line, event), else a quoted value that ends
+   * the line.
+   */
+  private static long logfmtText(byte[] b, int s, int e) {
+    long text = -1;
+    long last = -1;
+    int i = s;
+    while (i < e) {
+      int eq = logfmtKeyEnd(b, i, e);
+      if (eq < 0) {
+        return -1;
+      }
+      int v = eq + 1;
+      int end;
+      if (v < e && b[v] == QUOTE) {
+        int close = close(b, s, v, e);
+        if (close < 0) {
+          return -1;
+        }
+        last = (long) v << 32 | close;
+        if (text < 0 && isTextKey(b, i, eq)) {
+          text = last;
+        }
+        end = close + 1;
+      } else {
+        end = v;
+        while (end < e && b[end] != ' ' && b[end] != QUOTE) {
+          end++;
+        }
+        if (end < e && b[end] == QUOTE) {
+          return -1;
+        }
+        last = -1;
+      }
+      i = end;
+      while (i < e && b[i] == ' ') {
+        i++;
+      }
+      if (i == end && i < e) {
+        return -1; // a closing quote with no space after it
+      }
+    }
+    return text >= 0 ? text : last;
+  }
+
+  /** Where the logfmt key at i ends (its '='), or -1 if none starts there. */
+  private static int logfmtKeyEnd(byte[] b, int i, int e) {
+    int k = i;
+    while (k < e && isKey(b[k])) {
+      k++;
+    }
+    return k > i && k < e && b[k] == '=' ? k : -1;
+  }
+
+  private static boolean isKey(byte c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+        || c == '@';
+  }
+
+  private static boolean isTextKey(byte[] b, int from, int to) {
+    for (byte[] k : TEXT_KEYS) {
+      if (to - from == k.length && Bytes.startsWith(b, from, to, k)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A CSV row's text field, as (open quote << 32 | close quote), or -1: fields one separator
+   * apart, each quoted or without quotes. The text is the quoted field that ends the row, else
+   * the row's one quoted field (a writer quotes the fields that need it: the text, with its spaces
+   * and commas).
+   */
+  private static long csvText(byte[] b, int s, int e) {
+    long only = -1;
+    int quoted = 0;
+    int i = s;
+    while (true) {
+      if (i < e && b[i] == QUOTE) {
+        int close = close(b, s, i, e);
+        if (close < 0) {
+          return -1;
+        }
+        only = (long) i << 32 | close;
+        quoted++;
+        if (close == e - 1) {
+          return only;
+        }
+        i = close + 2; // past the separator close() saw
+      } else {
+        int end = i;
+        while (end < e && b[end] != ',' && b[end] != ';' && b[end] != '\t' && b[end] != QUOTE) {
+          end++;
+        }
+        if (end < e && b[end] == QUOTE) {
+          return -1;
+        }
+        if (end == e) {
+          return quoted == 1 ? only : -1;
+        }
+        i = end + 1;
+      }
+    }
   }
 
   /**
