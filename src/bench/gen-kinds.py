@@ -434,6 +434,8 @@ class Aggregated:
     """Lines of the other kinds (half of them channel lines) as a log collector stores them, the
     same mix as unknown-wrapper's: `cri` (containerd's and CRI-O's files under /var/log/pods),
     `docker-json` (Docker's json-file driver), `csv` (a log UI's CSV download, every field quoted),
+    `cloudwatch-csv` (CloudWatch Logs Insights' `@timestamp,@message,@logStream`: the text quoted, a
+    column after it), `logfmt` (a collector's logfmt: the text in `msg="..."`, its own keys after),
     `journald` (`journalctl` of a job run as a service) or `kubectl` (`kubectl logs --prefix
     --timestamps` over a job's Pods). The time advances a little
     from line to line, with nanoseconds where the collector prints them."""
@@ -459,6 +461,12 @@ class Aggregated:
         if self.form == "csv":
             text = line.replace('"', '""')
             return f'"{iso}","trainer-worker-{proc[4] // RANKS}","{text}"'
+        if self.form == "cloudwatch-csv":
+            text = line.replace('"', '""')
+            return f'2026-05-01 10:{minute % 60:02d}:{sec:02d}.{frac // 1_000_000:03d},"{text}",trainer-worker-{proc[4] // RANKS}/pytorch/4f2a'
+        if self.form == "logfmt":
+            text = line.replace("\\", "\\\\").replace('"', '\\"')
+            return f'ts={iso} level=info msg="{text}" pod=trainer-worker-{proc[4] // RANKS} container=pytorch'
         if self.form == "journald":
             return f"May 01 10:{minute % 60:02d}:{sec:02d} {proc[0]} python3[{proc[1]}]: {line}"
         return f"[pod/trainer-worker-{proc[4] // RANKS}/pytorch] {iso} {line}"
@@ -487,7 +495,8 @@ KINDS = {
     "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "many-hosts": k_hosts,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,
-    "cri": None, "docker-json": None, "csv": None, "journald": None, "kubectl": None,
+    "cri": None, "docker-json": None, "csv": None, "cloudwatch-csv": None, "logfmt": None, "journald": None,
+    "kubectl": None,
     "long-lines": None, "nul-tail": None,
 }
 
@@ -543,7 +552,7 @@ def main():
             write_lines(out, HostInit(), rnd, pf, size)
         elif a.kind == "unknown-wrapper":
             write_lines(out, UnknownWrapper(), rnd, pf, size)
-        elif a.kind in ("cri", "docker-json", "csv", "journald", "kubectl"):
+        elif a.kind in ("cri", "docker-json", "csv", "cloudwatch-csv", "logfmt", "journald", "kubectl"):
             write_lines(out, Aggregated(a.kind), rnd, pf, size)
         else:
             write_lines(out, KINDS[a.kind], rnd, pf, size)
