@@ -100,7 +100,7 @@ final class LogParser implements LineSink {
         e = n;
         mayHaveEscape |= wrapped.decodedEscape();
         quotedSeen |= wrapped == quoted;
-        if (wrapped == json && e - s > 8 && (b[e - 1] == '"' || quotedSeen && hasFieldQuote(b, s, e))) {
+        if (wrapped == json && e - s > 8 && (b[e - 1] == '"' || quotedSeen && QuotedField.hasFieldQuote(b, s, e))) {
           // a record's text that is itself a line of quoted fields (logfmt in a JSON log)
           int m = quoted.decode(b, s, e);
           if (m >= 0) {
@@ -167,17 +167,8 @@ final class LogParser implements LineSink {
     if (hintBuf != b || hintStart != s) {
       return false; // not the line lineAt saw: segment() finds a quoted record itself
     }
-    return hintSlot >= 0 || hasFieldQuote(b, s, e); // a cached prefix past a quote, or a bare message's field
-  }
-
-  /** Whether [s, e) has a quote that can open a field: at its start, or after a separator or logfmt's '='. */
-  private static boolean hasFieldQuote(byte[] b, int s, int e) {
-    for (int q = Bytes.indexOfByte(b, s, e, (byte) '"'); q >= 0; q = Bytes.indexOfByte(b, q + 1, e, (byte) '"')) {
-      if (q == s || b[q - 1] == '=' || b[q - 1] == ',' || b[q - 1] == ';' || b[q - 1] == '\t') {
-        return true;
-      }
-    }
-    return false;
+    // a cached prefix past a quote, or a bare message's field
+    return hintSlot >= 0 || QuotedField.hasFieldQuote(b, s, e);
   }
 
   /**
@@ -282,19 +273,6 @@ final class LogParser implements LineSink {
     return !readRaw && b != quoted.buffer();
   }
 
-  /**
-   * Whether the record whose level token is at {@code at} sits in a quoted field: NCCL's prefix
-   * holds no quote, so the last quote before the token opens it, if it can open a field (at the
-   * line's start, after a separator or logfmt's '='). Looked at only for a thread's first line.
-   */
-  private static boolean inQuotedField(byte[] b, int s, int at) {
-    int q = at - 1;
-    while (q >= s && b[q] != '"') {
-      q--;
-    }
-    return q >= s && (q == s || b[q - 1] == '=' || b[q - 1] == ',' || b[q - 1] == ';' || b[q - 1] == '\t');
-  }
-
   private static final int MISSES_BEFORE_SKIPPING = 64;
   private static final int LOOKUPS_SKIPPED = 448;
   private int misses; // consecutive lookups that found nothing
@@ -332,7 +310,7 @@ final class LogParser implements LineSink {
       int lv = at + 5;
       if ((startsWith(b, lv, e, INFO) || startsWith(b, lv, e, WARN)) && (lv + 4 == e || b[lv + 4] == ' ')) {
         // a level token, not "NCCL WARN" quoted in a grep or an alert rule
-        if (!glued && mayUnquote(b) && inQuotedField(b, s, at)) {
+        if (!glued && mayUnquote(b) && QuotedField.holdsRecordAt(b, s, at)) {
           quotedRecord = true; // line() reads it again, unquoted
           return false;
         }
@@ -365,7 +343,7 @@ final class LogParser implements LineSink {
       if (oldLevelAt(b, br, e)) {
         prefix.parse(b, s, br + 2);
         if (prefix.hostStart >= 0) { // "host:pid:tid [dev] INFO", not any logger's "] INFO "
-          if (!glued && mayUnquote(b) && inQuotedField(b, s, br)) {
+          if (!glued && mayUnquote(b) && QuotedField.holdsRecordAt(b, s, br)) {
             quotedRecord = true;
             return false;
           }

@@ -45,10 +45,7 @@ final class QuotedField implements LineDecoder {
       at = oldLevelToken(b, s, e); // before 2.3: "host:pid:tid [dev] INFO "
     }
     if (at >= 0) {
-      int open = at - 1;
-      while (open >= s && b[open] != QUOTE) {
-        open--;
-      }
+      int open = lastQuote(b, s, at);
       int close = open >= s ? close(b, s, open, e) : -1;
       return close >= 0 ? copy(b, csv(b, s, open), open, close) : -1;
     }
@@ -60,6 +57,39 @@ final class QuotedField implements LineDecoder {
     }
     int open = (int) (field >>> 32);
     return copy(b, csv(b, s, open), open, (int) field);
+  }
+
+  /** The last quote in [s, at), or s - 1. */
+  private static int lastQuote(byte[] b, int s, int at) {
+    int q = at - 1;
+    while (q >= s && b[q] != QUOTE) {
+      q--;
+    }
+    return q;
+  }
+
+  /** Whether the quote at q can open a field: at the line's start (s), after a CSV separator or logfmt's '='. */
+  private static boolean opensField(byte[] b, int s, int q) {
+    return csv(b, s, q) || b[q - 1] == '=';
+  }
+
+  /** Whether [s, e) holds a quote that can open a field (a test before {@link #decode}: it may still say no). */
+  static boolean hasFieldQuote(byte[] b, int s, int e) {
+    for (int q = Bytes.indexOfByte(b, s, e, QUOTE); q >= 0; q = Bytes.indexOfByte(b, q + 1, e, QUOTE)) {
+      if (opensField(b, s, q)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the record whose level token starts at {@code at} sits in a quoted field: NCCL's
+   * prefix holds no quote, so the last quote before the token opens that field, if any does.
+   */
+  static boolean holdsRecordAt(byte[] b, int s, int at) {
+    int q = lastQuote(b, s, at);
+    return q >= s && opensField(b, s, q);
   }
 
   /** The first "] INFO " or "] WARN " in [s, e) (the level of a record before 2.3) or -1. */
