@@ -96,6 +96,42 @@ class ParallelChunksTest {
     assertSameFacts(parallel(all, threads, DEFAULT_MAX_LINE), serial(all, DEFAULT_MAX_LINE), threads + " threads");
   }
 
+  /**
+   * A log whose text is a quoted field with a field after it (CloudWatch Logs Insights' CSV, a
+   * collector's logfmt): whether a line is unquoted is the line's own business, not what the lines
+   * before it in the same part showed, so parts give what the whole file gives.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"csv", "logfmt"})
+  void quotedFieldsWithFieldsAfterThem(String form) throws Exception {
+    String text = new String(Files.readAllBytes(all), StandardCharsets.ISO_8859_1);
+    StringBuilder b = new StringBuilder(form.equals("csv") ? "@timestamp,@message,@logStream\n" : "");
+    for (String line : text.split("\n", -1)) {
+      if (form.equals("csv")) {
+        b.append("2026-05-01 10:00:00.100,\"").append(line.replace("\"", "\"\"")).append("\",trainer-0/main\n");
+      } else {
+        b.append("ts=1 level=info msg=\"").append(line.replace("\\", "\\\\").replace("\"", "\\\""))
+            .append("\" pod=trainer-0\n");
+      }
+    }
+    Path wrapped = Files.writeString(dir.resolve("all-" + form + ".log"), b, StandardCharsets.ISO_8859_1);
+    LogFacts s = serial(wrapped, DEFAULT_MAX_LINE);
+    assertThat(s.transport()).isEqualTo("mixed");
+    for (int threads : new int[] {3, 7}) {
+      assertSameFacts(parallel(wrapped, threads, DEFAULT_MAX_LINE), s, form + ", " + threads + " threads");
+    }
+  }
+
+  /** The first line of a part is unquoted as any other: no earlier line has to show the form. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"2026-05-01 10:00:00.100,\"Using network Socket\",trainer-0/main",
+      "ts=1 msg=\"Using network Socket\" pod=w-0"})
+  void aBareMessageInAQuotedFieldOnAPartsFirstLine(String line) {
+    LogFacts f = Logs.parse(line + "\n");
+    assertThat(f.ncclLines()).isEqualTo(1);
+    assertThat(f.transport()).isEqualTo("Socket");
+  }
+
   @ParameterizedTest(name = "{0} threads")
   @ValueSource(ints = {3, 5})
   void crlfLogs(int threads) throws Exception {

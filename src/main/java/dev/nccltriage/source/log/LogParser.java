@@ -99,15 +99,13 @@ final class LogParser implements LineSink {
         s = 0;
         e = n;
         mayHaveEscape |= wrapped.decodedEscape();
-        quotedSeen |= wrapped == quoted;
-        if (wrapped == json && e - s > 8 && (b[e - 1] == '"' || quotedSeen && QuotedField.hasFieldQuote(b, s, e))) {
+        if (wrapped == json && e - s > 8 && (b[e - 1] == '"' || QuotedField.mayBeRow(b, s, e))) {
           // a record's text that is itself a line of quoted fields (logfmt in a JSON log)
           int m = quoted.decode(b, s, e);
           if (m >= 0) {
             b = quoted.buffer();
             s = 0;
             e = m;
-            quotedSeen = true;
           }
         }
       }
@@ -129,7 +127,6 @@ final class LogParser implements LineSink {
       quotedRecord = false;
       int n = quoted.decode(b, s, e);
       if (n >= 0) {
-        quotedSeen = true;
         b = quoted.buffer();
         s = 0;
         e = n;
@@ -160,15 +157,16 @@ final class LogParser implements LineSink {
    * Whether the line's text may be a quoted field with more fields after it (a logfmt value
    * before the collector's own keys, a CSV column before others), asked only where lineAt set
    * {@link #quoteGate} (the usual line, a cached prefix at its start, costs nothing): a cached
-   * prefix past a quote; a line of no cached thread, in a part that has shown a quoted record, with
-   * a quote that can open a field (a bare message's). {@link QuotedField} decides.
+   * prefix past a quote; a line of no cached thread that may be a CSV row or a logfmt record (a
+   * bare message's; {@link QuotedField#mayBeRow}: the line alone decides, so a file read in parts
+   * gives what it gives read whole). {@link QuotedField} decides.
    */
   private boolean mayBeQuoted(byte[] b, int s, int e) {
     if (hintBuf != b || hintStart != s) {
       return false; // not the line lineAt saw: segment() finds a quoted record itself
     }
     // a cached prefix past a quote, or a bare message's field
-    return hintSlot >= 0 || QuotedField.hasFieldQuote(b, s, e);
+    return hintSlot >= 0 || QuotedField.mayBeRow(b, s, e);
   }
 
   /**
@@ -187,7 +185,7 @@ final class LogParser implements LineSink {
     hintKey = k;
     hintFoundAt = foundAt;
     if (hit < 0) {
-      quoteGate = quotedSeen;
+      quoteGate = true;
       return -1;
     }
     if (foundAt > s && (b[foundAt - 1] == '"' || Bytes.hasNewlineOrEscape(b, s, foundAt))) {
@@ -263,9 +261,8 @@ final class LogParser implements LineSink {
 
   private boolean quotedRecord; // segment() found the line's record in a quoted field: read it unquoted
   private boolean readRaw; // segment() reads the line as it is (it asked, and no quoted field was there)
-  private boolean quotedSeen; // this part has shown a record in a quoted field (a CSV export, logfmt)
-  // lineAt's word on the line it looked up: a cached prefix past a quote, or (once quotedSeen) no
-  // cached prefix: mayBeQuoted is asked (a line lineAt did not see is left to segment)
+  // lineAt's word on the line it looked up: a cached prefix past a quote, or no cached prefix:
+  // mayBeQuoted is asked (a line lineAt did not see is left to segment)
   private boolean quoteGate;
 
   /** Whether segment() may ask for the line [s, ...) of b to be read unquoted: it was not, yet. */

@@ -73,8 +73,29 @@ final class QuotedField implements LineDecoder {
     return csv(b, s, q) || b[q - 1] == '=';
   }
 
-  /** Whether [s, e) holds a quote that can open a field (a test before {@link #decode}: it may still say no). */
-  static boolean hasFieldQuote(byte[] b, int s, int e) {
+  /**
+   * Whether [s, e) may be a CSV row or a logfmt record with a quoted field (a test before {@link
+   * #decode}, which may still say no): a row that starts quoted; a row whose first column (a
+   * timestamp: a digit first) is followed by a quoted one; a line that starts with a logfmt key and
+   * holds a quote that can open a field. Most lines of other programs, a timestamped logger's
+   * among them ("2026-05-01 10:00:00,123 INFO ..."), fail within their first bytes.
+   */
+  static boolean mayBeRow(byte[] b, int s, int e) {
+    byte c = b[s];
+    if (c == QUOTE) {
+      return true;
+    }
+    if (Bytes.isDigit(c)) {
+      int sep = Bytes.indexOfEither(b, s, e, (byte) ',', (byte) ';');
+      int tab = Bytes.indexOfByte(b, s, sep < 0 ? e : sep, (byte) '\t');
+      sep = tab >= 0 ? tab : sep;
+      return sep >= 0 && sep + 1 < e && b[sep + 1] == QUOTE;
+    }
+    return isKey(c) && logfmtKeyEnd(b, s, e) > s && hasFieldQuote(b, s, e);
+  }
+
+  /** Whether [s, e) holds a quote that can open a field. */
+  private static boolean hasFieldQuote(byte[] b, int s, int e) {
     for (int q = Bytes.indexOfByte(b, s, e, QUOTE); q >= 0; q = Bytes.indexOfByte(b, q + 1, e, QUOTE)) {
       if (opensField(b, s, q)) {
         return true;
