@@ -119,7 +119,8 @@ final class JsonLogLine implements LineDecoder {
     return chosen >= 0 ? value(b, chosen, end + 1, true) : -1;
   }
 
-  private static boolean isTextKey(byte[] b, int from, int to) {
+  /** Whether b[from, to) names a record's text: a JSON field, or a logfmt key ({@link QuotedField}). */
+  static boolean isTextKey(byte[] b, int from, int to) {
     for (byte[] k : TEXT_KEYS) {
       if (to - from == k.length && Bytes.startsWith(b, from, to, k)) {
         return true;

@@ -454,6 +454,16 @@ final class LogParser implements LineSink {
     return startsWith(b, i, e, NCCL) && (startsWith(b, i + 5, e, INFO) || startsWith(b, i + 5, e, WARN));
   }
 
+  /** The first "] INFO " or "] WARN " in [s, e) (the level of a record before 2.3) or -1. */
+  static int oldLevelToken(byte[] b, int s, int e) {
+    for (int br = Bytes.indexOfByte(b, s, e, (byte) ']'); br >= 0; br = Bytes.indexOfByte(b, br + 1, e, (byte) ']')) {
+      if (oldLevelAt(b, br, e)) {
+        return br;
+      }
+    }
+    return -1;
+  }
+
   /** Whether before 2.3's level token, "] INFO " or "] WARN " (after "[dev"), starts at i. */
   static boolean oldLevelAt(byte[] b, int i, int e) {
     return startsWith(b, i, e, OLD_INFO) || startsWith(b, i, e, OLD_WARN);

@@ -42,7 +42,7 @@ final class QuotedField implements LineDecoder {
     }
     int at = LogParser.levelToken(b, s, e); // a record's level token, not a column's word
     if (at < 0) {
-      at = oldLevelToken(b, s, e); // before 2.3: "host:pid:tid [dev] INFO "
+      at = LogParser.oldLevelToken(b, s, e); // before 2.3: "host:pid:tid [dev] INFO "
     }
     if (at >= 0) {
       int open = lastQuote(b, s, at);
@@ -113,24 +113,11 @@ final class QuotedField implements LineDecoder {
     return q >= s && opensField(b, s, q);
   }
 
-  /** The first "] INFO " or "] WARN " in [s, e) (the level of a record before 2.3) or -1. */
-  private static int oldLevelToken(byte[] b, int s, int e) {
-    for (int br = Bytes.indexOfByte(b, s, e, (byte) ']'); br >= 0; br = Bytes.indexOfByte(b, br + 1, e, (byte) ']')) {
-      if (LogParser.oldLevelAt(b, br, e)) {
-        return br;
-      }
-    }
-    return -1;
-  }
-
-  private static final byte[][] TEXT_KEYS = {Bytes.ascii("msg"), Bytes.ascii("message"), Bytes.ascii("log"),
-      Bytes.ascii("line"), Bytes.ascii("event")};
-
   /**
    * A logfmt record's text field, as (open quote << 32 | close quote), or -1: every field is
    * key=value, one or more spaces apart, a value quoted or without spaces and quotes. The text is
-   * the quoted value of a text key (msg, message, log, line, event), else a quoted value that ends
-   * the line.
+   * the quoted value of a key that names a JSON record's text (msg, message, log, line, event, ...),
+   * else a quoted value that ends the line.
    */
   private static long logfmtText(byte[] b, int s, int e) {
     long text = -1;
@@ -149,7 +136,7 @@ final class QuotedField implements LineDecoder {
           return -1;
         }
         last = (long) v << 32 | close;
-        if (text < 0 && isTextKey(b, i, eq)) {
+        if (text < 0 && JsonLogLine.isTextKey(b, i, eq)) {
           text = last;
         }
         end = close + 1;
@@ -186,15 +173,6 @@ final class QuotedField implements LineDecoder {
   private static boolean isKey(byte c) {
     return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
         || c == '@';
-  }
-
-  private static boolean isTextKey(byte[] b, int from, int to) {
-    for (byte[] k : TEXT_KEYS) {
-      if (to - from == k.length && Bytes.startsWith(b, from, to, k)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
