@@ -127,9 +127,10 @@ final class RareMessages {
         }
       }
     }
-    // a backtrace line "transport/net_ib.cc:368 -> 2" starts with a source path
-    int dot = Bytes.indexOfByte(b, from, Math.min(to, from + 48), (byte) '.');
-    if (dot < 0 || dot + 3 >= to || b[dot + 1] != 'c' && b[dot + 1] != 'h') {
+    // a backtrace line "transport/net_ib.cc:368 -> 2" starts with a source path: its first
+    // dot comes before the text's first space
+    int dot = Bytes.indexOfEither(b, from, Math.min(to, from + 48), (byte) '.', (byte) ' ');
+    if (dot < 0 || b[dot] != '.' || dot + 3 >= to || b[dot + 1] != 'c' && b[dot + 1] != 'h') {
       return false;
     }
     int arrow = Bytes.indexOf(b, dot, Math.min(to, from + 80), BACKTRACE_ARROW);

@@ -50,6 +50,9 @@ class MessageFamiliesTest {
     "NET/Socket : 2 interfaces found",
     "transport/net_ib.cc:368 -> 2",
     "include/socket.h:412 -> 2",
+    "transport/net.cc:1302 (ncclTransportP2pSetup) -> 6", // 2.30.7+: the function named too
+    "proxy.cc:698 -> 6 [Async thread]",
+    "/opt/nccl/src/init.cc:1234 -> 2", // a build whose __FILE__ is absolute
     "Plugin name set by env to libnccl-net.so", // the plugin-env echo without its "NET/Plugin: "
   })
   void aMessageOfAKnownFamilyCountsAsNcclOutputWithoutItsPrefix(String message) {
@@ -68,6 +71,7 @@ class MessageFamiliesTest {
     "NET/IB : GPU Direct RDMA is a thing",
     "Failed to frobnicate",
     "NET/Foo : a line of a plugin nccl-triage does not know",
+    "Loaded kernels.cc:12 -> 3", // a source path, but not where a backtrace has it (first)
   })
   void aTextOfNoKnownFamilyIsNotNcclOutputWithoutAPrefix(String message) {
     assertThat(parse(message).ncclLines()).as("'" + message + "'").isZero();
