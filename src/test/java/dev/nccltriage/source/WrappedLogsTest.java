@@ -86,6 +86,11 @@ class WrappedLogsTest {
     assertThat(facts(Logs.parse(each(text, "logs/rank0.log:", "")))).as("grep -H").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "INFO: ", "")))).as("a logger's level").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "[10:00:00] ", "")))).as("a time of day in brackets").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "trainer-1  | ", "")))).as("docker compose").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "[1,mpirank:0,algo-1]<stdout>:", "")))).as("SageMaker's MPI tag")
+        .isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "[rank0]:", "")))).as("PyTorch's rank tag").isEqualTo(plain);
+    assertThat(facts(Logs.parse(each(text, "10.0.0.1: ", "")))).as("pdsh by address").isEqualTo(plain);
   }
 
   /**
@@ -140,6 +145,14 @@ class WrappedLogsTest {
         .as("epoch seconds").isEqualTo(plain);
     assertThat(facts(Logs.parse(numbered(text, n -> String.format("[10:%02d:%02d.%03d] ", n / 60 % 60, n % 60, n % 1000)))))
         .as("a time of day with milliseconds").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("2026-05-01T10:%02d:%02d.%07dZ ", n / 60 % 60, n % 60,
+        n))))).as("GitHub Actions' time (seven digits)").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("2026-05-01 10:%02d:%02d,%03d - INFO - ", n / 60 % 60,
+        n % 60, n % 1000))))).as("Python logging's default format").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("I0501 10:%02d:%02d.%06d  1234 nccl_utils.cc:42] ",
+        n / 60 % 60, n % 60, n))))).as("glog").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> (n % 2 == 0 ? "worker-0" : "worker-1") + "  | "))))
+        .as("docker compose, two services").isEqualTo(plain);
   }
 
   private static String ncclStamped(String log, String before, String fraction) {
