@@ -61,6 +61,9 @@ final class QuotedField implements LineDecoder {
 
   /** The last quote in [s, at), or s - 1. */
   private static int lastQuote(byte[] b, int s, int at) {
+    if (Bytes.indexOfByte(b, s, at, QUOTE) < 0) {
+      return s - 1; // most lines: no quote at all, told eight bytes at a time
+    }
     int q = at - 1;
     while (q >= s && b[q] != QUOTE) {
       q--;
@@ -171,8 +174,17 @@ final class QuotedField implements LineDecoder {
   }
 
   private static boolean isKey(byte c) {
-    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
-        || c == '@';
+    return c >= 0 && KEY[c];
+  }
+
+  /** A logfmt key's bytes: letters, digits, '_', '.', '-', '@' (a table: a line's first word is tested byte by byte). */
+  private static final boolean[] KEY = new boolean[128];
+
+  static {
+    for (int c = 0; c < 128; c++) {
+      KEY[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+          || c == '@';
+    }
   }
 
   /**
