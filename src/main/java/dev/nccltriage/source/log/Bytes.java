@@ -109,6 +109,26 @@ final class Bytes {
 
   private static final long BANGS = 0x2121212121212121L;
 
+  /**
+   * As {@link #wordEnd}, but a byte of 0x80 and above ends the run too: the run of ASCII bytes
+   * above the space ({@code b[i] > ' '} for a signed byte), eight bytes at a time.
+   */
+  static int asciiWordEnd(byte[] a, int s, int max) {
+    int i = s;
+    for (; i + 8 <= max; i += 8) {
+      long w = word(a, i);
+      // a byte below 0x21 borrows and one of 0x80 and above has its high bit: the lowest mark is exact
+      long z = ((w - BANGS) | w) & HIGHS;
+      if (z != 0) {
+        return i + firstMarkedByte(z);
+      }
+    }
+    while (i < max && a[i] > ' ') {
+      i++;
+    }
+    return i;
+  }
+
   /** Whether {@code x} or {@code y} is in [from, to): one pass, eight bytes at a time. */
   static boolean containsEither(byte[] a, int from, int to, byte x, byte y) {
     return indexOfEither(a, from, to, x, y) >= 0;

@@ -32,11 +32,12 @@ final class ChannelParser {
   private boolean net;
   private boolean receive;
   private boolean gdr;
-  private int fromRank; // first digit of the rank left of "->"
-  private int toRank; // ... and right of it
+  private long fromRank; // the rank left of "->", as Bytes.parseLong reads it
+  private long toRank; // ... and right of it
   private int nameStart; // NET: the network name is [nameStart, nameEnd)
   private int nameEnd;
-  private int bound; // number parsing stops here at the latest
+  private long device; // NET: the device number after the name
+  private long number; // what the last digits() read
   // the line cleanConnection scanned (its line number, and where its message starts and ends) and
   // what the scan returned: parse() of the same message, next, reads the fields instead
   private long cleanLine = -1;
@@ -116,10 +117,7 @@ final class ChannelParser {
     if (i < 0) {
       return -1;
     }
-    int nl = i;
-    while (net && nl < limit && b[nl] > ' ') {
-      nl++;
-    }
+    int nl = net ? Bytes.asciiWordEnd(b, i, limit) : i;
     return nl < limit && b[nl] == '\n' ? nl : -1;
   }
 
@@ -131,7 +129,6 @@ final class ChannelParser {
    * ESC byte wherever it scans freely, so it never reads into the next line or into ANSI colour.
    */
   private int scan(byte[] b, int m, int e) {
-    bound = e;
     int i = m + (b[m] == 'C' ? CHANNEL.length : RING.length);
     i = Bytes.skipDigits(b, i, e);
     if (i < e && b[i] == '/') {
@@ -141,21 +138,23 @@ final class ChannelParser {
       return -1;
     }
     i += 3;
-    fromRank = i;
-    i = Bytes.skipDigits(b, i, e);
-    if (i == fromRank) {
+    int digits = i;
+    i = digits(b, i, e);
+    if (i == digits) {
       return -1; // the ring listing "Channel 00/02 :    0   1" has spaces here
     }
+    fromRank = number;
     i = skipBracket(b, i, e);
     if (i < 0 || i + 4 > e || b[i] != ' ' || b[i + 1] != '-' || b[i + 2] != '>' || b[i + 3] != ' ') {
       return -1;
     }
     i += 4;
-    toRank = i;
-    i = Bytes.skipDigits(b, i, e);
-    if (i == toRank) {
+    digits = i;
+    i = digits(b, i, e);
+    if (i == digits) {
       return -1;
     }
+    toRank = number;
     i = skipBracket(b, i, e);
     if (i < 0) {
       return -1;
@@ -177,11 +176,7 @@ final class ChannelParser {
     if (i + 4 > e || b[i] != 'N' || b[i + 1] != 'E' || b[i + 2] != 'T' || b[i + 3] != '/') {
       net = false;
       localTokenStart = i;
-      int t = i;
-      while (t < e && b[t] > ' ') {
-        t++;
-      }
-      return t;
+      return Bytes.asciiWordEnd(b, i, e);
     }
     net = true;
     nameStart = i + NET.length;
@@ -190,7 +185,8 @@ final class ChannelParser {
       return -1; // a plugin name with '/' in it: the slow path scans for "/<digit>"
     }
     nameEnd = slash;
-    i = Bytes.skipDigits(b, slash + 1, e);
+    i = digits(b, slash + 1, e);
+    device = number;
     if (i < e && b[i] == '(') {
       int close = closing(b, i, e, (byte) ')');
       i = close < 0 ? stop(b, i, e) : close + 1;
@@ -201,8 +197,8 @@ final class ChannelParser {
 
   /** Counts the connection the last successful scan of b found (the evidence slot must hold its line). */
   void apply(ProcessState p, byte[] b) {
-    long from = Bytes.parseLong(b, fromRank, bound);
-    long to = Bytes.parseLong(b, toRank, bound);
+    long from = fromRank;
+    long to = toRank;
     // both ends' rank ids: one at or above a node's GPU count shows the job spans nodes
     p.seePeerRank(Math.max(from, to));
     if (!net) {
@@ -220,11 +216,29 @@ final class ChannelParser {
       c.sendGdr += gdr ? 1 : 0;
       p.seeRank(from);
     }
-    long dev = Bytes.parseLong(b, nameEnd + 1, bound);
+    long dev = device;
     if (dev >= 0 && dev < 64) {
       c.devices |= 1L << dev;
     }
     slot.record(p, gdr ? HostEvidence.CHANNEL_GDR : HostEvidence.CHANNEL_NO_GDR, c.network);
+  }
+
+  /**
+   * Past the digits at i (before e), their value in {@link #number} as {@link Bytes#parseLong}
+   * reads it (its first 18 digits; -1 if there are none): a channel line's numbers are read where
+   * they are skipped, not found again when the line is counted.
+   */
+  private int digits(byte[] b, int i, int e) {
+    long v = 0;
+    int j = i;
+    while (j < e && Bytes.isDigit(b[j])) {
+      if (j - i < 18) {
+        v = v * 10 + (b[j] - '0');
+      }
+      j++;
+    }
+    number = j == i ? -1 : v;
+    return j;
   }
 
   /** Past "[...]" at i (the cudaDev after a rank); -1 if it does not close on this line. */

@@ -43,6 +43,14 @@ class WordScansTest {
     return i;
   }
 
+  private static int asciiWordEnd(byte[] b, int s, int max) {
+    int i = s;
+    while (i < max && b[i] > ' ') {
+      i++;
+    }
+    return i;
+  }
+
   @Test
   void everyScanGivesTheByteLoopsAnswer() {
     Random r = new Random(20261204);
@@ -56,6 +64,7 @@ class WordScansTest {
       assertThat(Bytes.indexOfEither(b, from, to, (byte) ']', (byte) '\n')).as(where)
           .isEqualTo(indexOfEither(b, from, to, (byte) ']', (byte) '\n'));
       assertThat(Bytes.wordEnd(b, from, to)).as(where).isEqualTo(wordEnd(b, from, to));
+      assertThat(Bytes.asciiWordEnd(b, from, to)).as(where).isEqualTo(asciiWordEnd(b, from, to));
       assertThat(Bytes.hasNewlineOrEscape(b, from, to)).as(where)
           .isEqualTo(indexOfEither(b, from, to, (byte) '\n', ESC) >= 0);
       assertThat(AnsiStrip.hasEscape(b, from, to)).as(where).isEqualTo(indexOfEither(b, from, to, ESC, ESC) >= 0);
