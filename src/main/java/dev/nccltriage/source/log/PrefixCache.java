@@ -25,7 +25,12 @@ final class PrefixCache {
   // a Kubeflow pod's name is long: "pytorchjob-<job>-worker-0:113:548 [0] NCCL INFO " is 83 bytes
   private static final int MAX_PREFIX = 128;
 
-  private final byte[] starts = new byte[MAX_PREFIX << BITS]; // slot i at i * MAX_PREFIX
+  // slot i's prefix as little-endian words from i * WORDS: its whole words, then in tails[i] its
+  // last eight bytes (overlapping the last whole word; a prefix's bytes with zeros above if it is
+  // shorter). Compared with a line a word at a time, only the line's side is a byte-array read.
+  private static final int WORDS = MAX_PREFIX / 8;
+  private final long[] words = new long[WORDS << BITS];
+  private final long[] tails = new long[1 << BITS];
   private final int[] lengths = new int[1 << BITS];
   private final ProcessState[] processes = new ProcessState[1 << BITS];
   private final boolean[] warns = new boolean[1 << BITS]; // the prefix ends in "WARN ": no channel line
@@ -81,7 +86,26 @@ final class PrefixCache {
   /** Whether [s, e) starts with slot i's prefix and has a message after it. */
   boolean matches(int i, byte[] b, int s, int e) {
     int n = lengths[i];
-    return n > 0 && e - s > n && Bytes.equal(b, s, starts, i * MAX_PREFIX, n);
+    if (n < 8 || e - s <= n) {
+      return n > 0 && e - s > n && shortMatches(tails[i], b, s, n);
+    }
+    int w = i * WORDS;
+    int k = 0;
+    for (int whole = n >>> 3; k < whole; k++) {
+      if (Bytes.word(b, s + (k << 3)) != words[w + k]) {
+        return false;
+      }
+    }
+    return (n & 7) == 0 || Bytes.word(b, s + n - 8) == tails[i];
+  }
+
+  private static boolean shortMatches(long bytes, byte[] b, int s, int n) {
+    for (int j = 0; j < n; j++) {
+      if (b[s + j] != (byte) (bytes >>> (j << 3))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Forgets every entry (the processes belong to one part's accumulator). */
@@ -156,7 +180,19 @@ final class PrefixCache {
         i ^= 1;
       }
       lastPut = i;
-      System.arraycopy(b, s, starts, i * MAX_PREFIX, n);
+      int w = i * WORDS;
+      for (int k = 0; k < n >>> 3; k++) {
+        words[w + k] = Bytes.word(b, s + (k << 3));
+      }
+      long tail = 0;
+      if (n >= 8) {
+        tail = Bytes.word(b, s + n - 8);
+      } else {
+        for (int j = n - 1; j >= 0; j--) {
+          tail = tail << 8 | (b[s + j] & 0xFF);
+        }
+      }
+      tails[i] = tail;
       lengths[i] = n;
       processes[i] = p;
       warns[i] = warn;

@@ -52,6 +52,24 @@ class PrefixCacheTest {
     assertThat(find(c)).isNotNegative();
   }
 
+  /** Every byte of a kept prefix counts, whatever its length's remainder by eight (it is compared by words). */
+  @Test
+  void aLineDifferingInAnyOneByteOfThePrefixIsNotFound() {
+    for (String host : new String[] {"n1", "node-02", "node-021", "node-0213", "gpu-node-b12-xyz", "x".repeat(93)}) {
+      String text = host + ":57856:57856 [6] NCCL INFO Channel 00/0";
+      int slot = put(text);
+      int n = text.indexOf("NCCL ") + "NCCL INFO ".length();
+      assertThat(slot).as(host).isNotNegative();
+      assertThat(find(text)).as(host).isEqualTo(slot);
+      for (int j = 0; j < n; j++) {
+        byte[] b = line(text);
+        b[j] ^= 0x20;
+        assertThat(cache.matches(slot, b, 0, b.length)).as(host + ", byte " + j).isFalse();
+      }
+      assertThat(cache.matches(slot, line(text), 0, n)).as(host + ": no message after it").isFalse();
+    }
+  }
+
   @Test
   void aLineIsFoundOnlyByItsWholePrefixAndWithAMessageAfterIt() {
     put("node-021:57856:57856 [6] NCCL INFO x");
