@@ -120,9 +120,10 @@ final class RareMessages {
   /** A cheap test before decoding: most unknown INFO lines (affinity, trees, tuning) stop here. */
   static boolean mayMatch(byte[] b, int from, int to) {
     byte[][] starts = b[from] >= 0 ? STARTS_BY_FIRST[b[from]] : null;
-    if (starts != null) {
+    if (starts != null && to - from > 1) {
       for (byte[] s : starts) {
-        if (Bytes.startsWith(b, from, to, s)) {
+        // the second byte first, inline: most texts share a first letter with a start, not two
+        if (b[from + 1] == s[1] && Bytes.startsWith(b, from, to, s)) {
           return b[from] != 'B' || !timingsOnly(b, from, to);
         }
       }
