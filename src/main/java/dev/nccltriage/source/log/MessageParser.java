@@ -21,6 +21,10 @@ final class MessageParser {
   private static final byte[] NNODES = ascii("nNodes ");
   private static final byte[] LOCAL_RANKS = ascii("localRanks ");
   private static final byte[] CONNECTED_RINGS = ascii("Connected all rings");
+  // the other "connected" lines of init (spec: "Connected all trees", 2.17+ "Connected NVLS tree"):
+  // nothing to read in them, and no other family starts so
+  private static final byte[] CONNECTED_ALL = ascii("Connected all ");
+  private static final byte[] CONNECTED_NVLS = ascii("Connected NVLS ");
   private static final byte[] GDR_FLAG = ascii(" GDR ");
   private static final byte[] OLD_RANK = ascii("rank ");
   private static final byte[] DMA_BUF = ascii("DMA-BUF is available");
@@ -93,6 +97,9 @@ final class MessageParser {
             q.ringsGdr = q.ringsGdr < 0 ? flag : Math.min(q.ringsGdr, flag);
             slot.record(q, HostEvidence.RINGS_GDR, flag);
           }
+          return true;
+        }
+        if (startsWith(b, m, e, CONNECTED_ALL) || startsWith(b, m, e, CONNECTED_NVLS)) {
           return true;
         }
         break;

@@ -24,6 +24,9 @@ class MessageFamiliesTest {
   @ValueSource(strings = {
     "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC",
     "Connected all rings",
+    "Connected all trees",
+    "Connected all rings, use ring PXN 0 GDR 1", // 2.24+
+    "Connected NVLS tree", // 2.17+
     "Ring 00 : 0 1 2 3 4 5 6 7",
     "Using network IB",
     "Using internal Network Socket",
@@ -63,6 +66,7 @@ class MessageFamiliesTest {
   @ValueSource(strings = {
     "Channel ", // the family's first word and nothing of a channel
     "Ring ",
+    "Connected to the internet", // "Connected" and no family after it
     "Using network   ", // no network named
     "Dumping the topology", // 'D', but not DMA-BUF
     "comm 0x55d4c8a0 freed", // a comm named, but no rank and no rank count
