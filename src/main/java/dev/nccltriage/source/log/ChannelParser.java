@@ -51,7 +51,8 @@ final class ChannelParser {
   }
 
   static boolean starts(byte[] b, int m, int e) {
-    return e - m >= CHANNEL.length && Bytes.word(b, m) == CHANNEL_WORD || m < e && b[m] == 'R' && startsWith(b, m, e, RING);
+    return e - m >= CHANNEL.length && Bytes.word(b, m) == CHANNEL_WORD
+        || m < e && b[m] == 'R' && startsWith(b, m, e, RING);
   }
 
   private String lastNetwork; // the network last asked about in cleanConnection, and its answer

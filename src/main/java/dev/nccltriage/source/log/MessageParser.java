@@ -20,10 +20,11 @@ final class MessageParser {
   private static final byte[] NRANKS = ascii("nranks ");
   private static final byte[] NNODES = ascii("nNodes ");
   private static final byte[] LOCAL_RANKS = ascii("localRanks ");
-  private static final byte[] CONNECTED_RINGS = ascii("Connected all rings");
-  // the other "connected" lines of init (spec: "Connected all trees", 2.17+ "Connected NVLS tree"):
-  // nothing to read in them, and no other family starts so
+  // init's "connected" lines (spec: "Connected all rings" (2.24+: ", use ring PXN %d GDR %d"),
+  // "Connected all trees", 2.17+ "Connected NVLS tree"): only the rings' GDR flag is read, and no
+  // other family starts so
   private static final byte[] CONNECTED_ALL = ascii("Connected all ");
+  private static final byte[] CONNECTED_RINGS = ascii("Connected all rings");
   private static final byte[] CONNECTED_NVLS = ascii("Connected NVLS ");
   private static final byte[] GDR_FLAG = ascii(" GDR ");
   private static final byte[] OLD_RANK = ascii("rank ");
@@ -89,8 +90,8 @@ final class MessageParser {
             && (p != null || numbered(b, m + ChannelParser.CHANNEL.length, e))) {
           return channel(p(p), b, m, e);
         }
-        if (startsWith(b, m, e, CONNECTED_RINGS)) {
-          int g = indexOf(b, m, e, GDR_FLAG);
+        if (startsWith(b, m, e, CONNECTED_ALL)) {
+          int g = startsWith(b, m, e, CONNECTED_RINGS) ? indexOf(b, m, e, GDR_FLAG) : -1;
           if (g >= 0) {
             ProcessState q = p(p);
             int flag = Bytes.parseInt(b, g + 5, e);
@@ -99,7 +100,7 @@ final class MessageParser {
           }
           return true;
         }
-        if (startsWith(b, m, e, CONNECTED_ALL) || startsWith(b, m, e, CONNECTED_NVLS)) {
+        if (startsWith(b, m, e, CONNECTED_NVLS)) {
           return true;
         }
         break;

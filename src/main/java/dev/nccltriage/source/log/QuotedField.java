@@ -177,7 +177,7 @@ final class QuotedField implements LineDecoder {
     return c >= 0 && KEY[c];
   }
 
-  /** A logfmt key's bytes: letters, digits, '_', '.', '-', '@' (a table: a line's first word is tested byte by byte). */
+  /** A logfmt key's bytes: letters, digits, '_', '.', '-', '@' (a table: a line's first word is tested by byte). */
   private static final boolean[] KEY = new boolean[128];
 
   static {
