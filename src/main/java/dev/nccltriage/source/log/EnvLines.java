@@ -35,6 +35,11 @@ final class EnvLines {
     slot.record(seen.get(msg));
   }
 
+  /** As {@link #env(String)}, for the text kept in {@code kept} at {@code at}. */
+  void env(MessageTexts kept, int at, String msg) {
+    slot.record(seen.get(kept, at, msg));
+  }
+
   /** Whether the text names a net plugin the environment chose. */
   static boolean isPluginEnv(String msg) {
     return msg.contains(PLUGIN_ENV_TEXT) && PLUGIN_ENV.matcher(msg).find();

@@ -77,7 +77,8 @@ final class ErrorMessages {
     if (text < 0) {
       return known(texts.text(text));
     }
-    Known known = (Known) texts.meaning(text);
+    // (a slot may hold another family's memo, TextMemo's: a text routed elsewhere printed as WARN)
+    Known known = texts.meaning(text) instanceof Known k ? k : null;
     if (known == null) {
       // a new text (a failing job's errors name new peers) is not hashed and kept a second time
       // by its String, and is decoded only if its masked text's answer does not serve
@@ -109,7 +110,7 @@ final class ErrorMessages {
       return classified(texts, text);
     }
     MessageTexts masks = texts.masks();
-    Known known = (Known) masks.meaning(masked);
+    Known known = masks.meaning(masked) instanceof Known k ? k : null;
     if (known == null) {
       known = classified(masks, masked);
       masks.meaning(masked, known);
@@ -324,7 +325,15 @@ final class ErrorMessages {
 
   /** NET/Plugin lines, printed by every process: what a text says is worked out once. */
   boolean pluginLine(ProcessState p, String msg) {
-    PluginText t = pluginSeen.get(msg);
+    return pluginLine(p, pluginSeen.get(msg));
+  }
+
+  /** As {@link #pluginLine(ProcessState, String)}, for the text kept in {@code kept} at {@code at}. */
+  boolean pluginLine(ProcessState p, MessageTexts kept, int at, String msg) {
+    return pluginLine(p, pluginSeen.get(kept, at, msg));
+  }
+
+  private boolean pluginLine(ProcessState p, PluginText t) {
     switch (t.kind) {
       case BENIGN -> {
         return true;

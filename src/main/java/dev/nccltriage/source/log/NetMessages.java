@@ -145,14 +145,14 @@ final class NetMessages {
     Matcher m;
     switch (route & ROUTE) {
       case N_OFI -> {
-        return ofiLines.parse(p, msg);
+        return ofiLines.parse(p, seen, text, msg);
       }
       case N_PLUGIN_ENV -> {
         env.pluginEnv(msg);
         return true;
       }
       case N_PLUGIN -> {
-        errors.pluginLine(p, msg);
+        errors.pluginLine(p, seen, text, msg);
         return true;
       }
       case N_NO_DEVICE -> {
@@ -162,7 +162,7 @@ final class NetMessages {
         return true;
       }
       case N_IB_USING -> {
-        NetTexts.IbUsing using = texts.ibUsing(msg);
+        NetTexts.IbUsing using = texts.ibUsing(seen, text, msg);
         if (using.hcas().isEmpty()) {
           p.hcaListEmpty = true;
         } else if (p.hcas == null) {
@@ -185,7 +185,7 @@ final class NetMessages {
         return true;
       }
       case N_PER_LINE -> {
-        List<Hca> hcas = perLineSeen.get(msg);
+        List<Hca> hcas = perLineSeen.get(seen, text, msg);
         for (int i = 0, n = hcas.size(); i < n; i++) { // (no iterator allocated per line)
           p.addPerLineHca(hcas.get(i));
         }
@@ -193,7 +193,7 @@ final class NetMessages {
         return true;
       }
       case N_SOCKET_LIST -> {
-        Iface[] listed = texts.socketIfaces(msg);
+        Iface[] listed = texts.socketIfaces(seen, text, msg);
         if (p.socketIfaces == null) {
           List<Iface> ifs = new ArrayList<>();
           for (Iface f : listed) {
@@ -216,7 +216,7 @@ final class NetMessages {
         if (p.socketIfaces == null) {
           p.socketIfaces = new ArrayList<>();
         }
-        Iface f = oldIfaceSeen.get(msg).orElse(null);
+        Iface f = oldIfaceSeen.get(seen, text, msg).orElse(null);
         if (f != null) {
           // NCCL 2.3 prints at most MAX_IFS (16); the cap is the merge's, so that a process read
           // in two parts of a file keeps what it keeps read in one
@@ -229,7 +229,7 @@ final class NetMessages {
         if (p.gdrHcaNet == null) {
           p.gdrHcaNet = gdrNetSeen.get(msg).orElse(null);
         }
-        return gdrLines.parse(p, msg);
+        return gdrLines.parse(p, seen, text, msg); // (the slot is its memo's: asked on every line)
       }
       case N_SOCKET_FOUND -> {
         return true;

@@ -46,13 +46,31 @@ final class NetTexts {
    * prints the same line, once per process (thousands in an elastic job's log): remembered by text.
    */
   IbUsing ibUsing(String msg) {
-    // IB_USING's start, "NET/IB : Using" or "NET/IB: Using": other NET/IB texts (a failing job's
-    // errors, each naming a new peer) are not remembered
-    if (!msg.startsWith("NET/IB") || !msg.startsWith(" : Using", 6) && !msg.startsWith(": Using", 6)) {
+    if (!ibUsingStart(msg)) {
       return null;
     }
     IbUsing u = ibUsingSeen.get(msg);
     return u == NOT_IB_USING ? null : u;
+  }
+
+  /** As {@link #ibUsing(String)}, for the text kept in {@code kept} at {@code at}. */
+  IbUsing ibUsing(MessageTexts kept, int at, String msg) {
+    IbUsing u = ibUsingSeen.held(kept, at);
+    if (u == null) {
+      if (!ibUsingStart(msg)) {
+        return null;
+      }
+      u = ibUsingSeen.get(kept, at, msg);
+    }
+    return u == NOT_IB_USING ? null : u;
+  }
+
+  /**
+   * IB_USING's start, "NET/IB : Using" or "NET/IB: Using": other NET/IB texts (a failing job's
+   * errors, each naming a new peer) are not remembered.
+   */
+  private static boolean ibUsingStart(String msg) {
+    return msg.startsWith("NET/IB") && (msg.startsWith(" : Using", 6) || msg.startsWith(": Using", 6));
   }
 
   private IbUsing ibUsingOf(String msg) {
@@ -138,6 +156,12 @@ final class NetTexts {
     return known == NOT_LISTED ? null : known;
   }
 
+  /** As {@link #bootstrapIfaces(String)}, for the text kept in {@code kept} at {@code at}. */
+  Iface[] bootstrapIfaces(MessageTexts kept, int at, String msg) {
+    Iface[] known = bootstrapSeen.get(kept, at, msg);
+    return known == NOT_LISTED ? null : known;
+  }
+
   private Iface[] bootstrapOf(String msg) {
     List<String> listed = UsingLines.bootstrap(msg);
     if (listed == null) {
@@ -153,6 +177,12 @@ final class NetTexts {
   /** The interfaces of "NET/Socket : Using [0]if:addr<port> ...", null if not that line; by text. */
   Iface[] socketIfaces(String msg) {
     Iface[] known = socketSeen.get(msg);
+    return known == NOT_LISTED ? null : known;
+  }
+
+  /** As {@link #socketIfaces(String)}, for the text kept in {@code kept} at {@code at}. */
+  Iface[] socketIfaces(MessageTexts kept, int at, String msg) {
+    Iface[] known = socketSeen.get(kept, at, msg);
     return known == NOT_LISTED ? null : known;
   }
 

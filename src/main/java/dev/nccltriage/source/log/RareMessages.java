@@ -41,7 +41,8 @@ final class RareMessages {
 
   /** The bare "NCCL version 2.x.y+cudaX.Y" line (2.21+ prints it without a prefix) at b[from, to). */
   void version(byte[] b, int from, int to) {
-    version(null, seen.text(seen.find(b, from, to)));
+    int text = seen.find(b, from, to);
+    version(null, text, seen.text(text));
   }
 
   private static final String NO_VERSION = new String("none"); // compared by identity
@@ -52,9 +53,9 @@ final class RareMessages {
     return m.find() ? m.group(1) : NO_VERSION;
   }
 
-  private void version(ProcessState p, String text) {
+  private void version(ProcessState p, int at, String text) {
     // every process prints the same line: the expression runs once per text
-    String v = versionSeen.get(text);
+    String v = versionSeen.get(seen, at, text);
     if (v != NO_VERSION) {
       slot.record(acc.version(v));
       if (p != null) {
@@ -197,16 +198,16 @@ final class RareMessages {
     String msg = seen.text(slot);
     switch (route) {
       case R_VERSION -> {
-        version(owner.p(proc), msg);
+        version(owner.p(proc), slot, msg);
         return true;
       }
       case R_ENV -> {
-        env.env(msg);
+        env.env(seen, slot, msg);
         return true;
       }
       case R_BOOTSTRAP -> {
         ProcessState p = owner.p(proc);
-        Iface[] ifaces = texts.bootstrapIfaces(msg);
+        Iface[] ifaces = texts.bootstrapIfaces(seen, slot, msg);
         p.initSeen = true;
         Iface first = ifaces[0];
         if (p.bootstrap == null) {
@@ -219,7 +220,7 @@ final class RareMessages {
         return true;
       }
       case R_GDR -> {
-        return gdrLines.parse(owner.p(proc), msg);
+        return gdrLines.parse(owner.p(proc), seen, slot, msg);
       }
       case R_CUDA_DEV -> {
         ProcessState p = owner.p(proc);

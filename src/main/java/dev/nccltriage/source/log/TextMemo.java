@@ -25,6 +25,41 @@ final class TextMemo<V> {
     return v != null ? v : learn(text);
   }
 
+  /**
+   * As {@link #get(String)}, for a text kept in {@code texts} at {@code slot} ({@code text} is that
+   * slot's text): the answer is held in the slot too, where the slot holds nothing else, so that a
+   * repeat costs an array read instead of a map lookup (a slot's text is one family's, so one memo
+   * is ever asked of it; where another holds the slot, the map answers).
+   */
+  V get(MessageTexts texts, int slot, String text) {
+    V v = held(texts, slot);
+    if (v != null) {
+      return v;
+    }
+    v = get(text);
+    if (slot >= 0 && texts.meaning(slot) == null) {
+      texts.meaning(slot, new Held(this, v));
+    }
+    return v;
+  }
+
+  /** This memo's answer held in the slot ({@link #get(MessageTexts, int, String)}), else null. */
+  @SuppressWarnings("unchecked")
+  V held(MessageTexts texts, int slot) {
+    return texts.meaning(slot) instanceof Held h && h.memo == this ? (V) h.value : null;
+  }
+
+  /** What a memo holds in a text's slot: the memo, so that no other one takes it for its own. */
+  private static final class Held {
+    final TextMemo<?> memo;
+    final Object value;
+
+    Held(TextMemo<?> memo, Object value) {
+      this.memo = memo;
+      this.value = value;
+    }
+  }
+
   private V learn(String text) {
     V v = meaning.apply(text);
     if (seen.size() >= limit) {
