@@ -57,6 +57,53 @@ final class CrashMarkers {
     return false;
   }
 
+  private static final long B_N_UPPER = Bytes.broadcast((byte) 'N');
+  private static final long B_C_UPPER = Bytes.broadcast((byte) 'C');
+  private static final byte[] NCCL = ascii("NCCL ");
+  /** {@link #ncclOrCrash}: a crash marker starts before the "NCCL " found (or in the line, if none). */
+  static final long CRASH = 1L << 32;
+
+  /**
+   * The first "NCCL " in [s, e) ({@code Bytes.indexOf}'s answer) in the low 32 bits, -1 if there is
+   * none, with {@link #CRASH} if a marker of {@link #isCrash} starts before it: one pass for the
+   * envelope search and the crash search. Most lines of a job's log that are not NCCL's are
+   * searched for both; with no "NCCL " the answer to isCrash for the whole line is known.
+   */
+  static long ncclOrCrash(byte[] b, int s, int e) {
+    long crash = 0;
+    int i = s;
+    for (; i + 9 <= e; i += 8) {
+      long w = Bytes.word(b, i);
+      long next = Bytes.word(b, i + 1);
+      long marks = Bytes.zeroBytes(w ^ B_N_UPPER) & Bytes.zeroBytes(next ^ B_C_UPPER)
+          | Bytes.zeroBytes(w ^ B_S) & (Bytes.zeroBytes(next ^ B_I) | Bytes.zeroBytes(next ^ B_E))
+          | Bytes.zeroBytes(w ^ B_C) & Bytes.zeroBytes(next ^ B_O)
+          | (Bytes.zeroBytes(w ^ B_W) | Bytes.zeroBytes(w ^ B_F)) & Bytes.zeroBytes(next ^ B_A)
+          | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C);
+      while (marks != 0) {
+        // a borrow may mark a position that is no such pair: the bytes themselves are looked at
+        int at = i + Bytes.firstMarkedByte(marks);
+        if (b[at] == 'N') {
+          if (startsWith(b, at, e, NCCL)) {
+            return at | crash;
+          }
+        } else if (crash == 0 && markerAt(b, at, e)) {
+          crash = CRASH;
+        }
+        marks &= marks - 1;
+      }
+    }
+    for (; i < e - 1; i++) {
+      if (b[i] == 'N' && startsWith(b, i, e, NCCL)) {
+        return i | crash;
+      }
+      if (crash == 0 && markerAt(b, i, e)) {
+        crash = CRASH;
+      }
+    }
+    return -1 & 0xFFFFFFFFL | crash;
+  }
+
   /** Whether one of the markers starts at i (i + 1 < e). */
   private static boolean markerAt(byte[] b, int i, int e) {
     byte x = b[i];

@@ -120,6 +120,7 @@ final class LogParser implements LineSink {
       e = Envelope.trimSuffix(b, s, e);
     }
     slot.at(b, s, e, lineNo);
+    crashOf = null;
     boolean placed = segment(b, s, e, false);
     if (quotedRecord) {
       // the record is a quoted field with more fields after it, on a line the test above could
@@ -145,7 +146,8 @@ final class LogParser implements LineSink {
     }
     if (!placed) {
       acc.unplaced++;
-      if (CrashMarkers.isCrash(b, s, e)) {
+      boolean crash = crashOf == b && crashFrom == s && crashTo == e ? crashFound : CrashMarkers.isCrash(b, s, e);
+      if (crash) {
         slot.record(acc.failures);
       } else {
         TestsPreamble.parse(acc, slot, b, s, e);
@@ -258,6 +260,13 @@ final class LogParser implements LineSink {
   }
 
   private int foundAt; // where cachedSlot's prefix starts
+  // the line [crashFrom, crashTo) of crashOf that segment() searched whole for an envelope, and
+  // whether a crash marker was found on the way (null: none searched so)
+  private byte[] crashOf;
+  private int crashFrom;
+  private int crashTo;
+  private boolean crashFound;
+  private boolean lastSearchBare; // the last line segment() searched for an envelope had none
 
   private boolean quotedRecord; // segment() found the line's record in a quoted field: read it unquoted
   private boolean readRaw; // segment() reads the line as it is (it asked, and no quoted field was there)
@@ -302,7 +311,24 @@ final class LogParser implements LineSink {
       int n = prefixes.length(hit);
       return record(b, s, k, k + n - LEVEL_WORD, k + n, e, false, prefixes.process(hit));
     }
-    int at = indexOf(b, s, e, NCCL);
+    int at;
+    if (lastSearchBare) {
+      // the last line searched had no envelope either, most likely (other programs' output comes
+      // in runs): the crash search in the same pass; a line of a thread not yet cached (whose
+      // envelope is found near its start) is searched for the envelope alone
+      long scan = CrashMarkers.ncclOrCrash(b, s, e);
+      at = (int) scan;
+      if (at < 0) {
+        // the line's crash search is done too (line() asks if nothing else takes it)
+        crashOf = b;
+        crashFrom = s;
+        crashTo = e;
+        crashFound = (scan & CrashMarkers.CRASH) != 0;
+      }
+    } else {
+      at = indexOf(b, s, e, NCCL);
+    }
+    lastSearchBare = at < 0;
     while (at >= 0) {
       int lv = at + 5;
       if ((startsWith(b, lv, e, INFO) || startsWith(b, lv, e, WARN)) && (lv + 4 == e || b[lv + 4] == ' ')) {

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The crash scan looks only at the bytes that can start a marker, eight at a time: it answers
- * what a plain scan of every position answers, at every offset, length and alignment.
+ * what a plain scan of every position answers, at every offset, length and alignment; so does the
+ * scan that looks for NCCL's envelope and the markers in one pass.
  */
 class CrashMarkerScanTest {
   private static final List<String> MARKERS = List.of("SIGSEGV", "SIGABRT", "SIGBUS", "Segmentation fault",
@@ -76,6 +77,84 @@ class CrashMarkerScanTest {
       }
       String line = sb.toString();
       assertThat(scan(line, r.nextInt(9))).as(line).isEqualTo(plainScan(line));
+    }
+  }
+
+  /** Whether a marker starts in the line before {@code limit} (it may end after it). */
+  private static boolean plainScanBefore(String line, int limit) {
+    for (String m : MARKERS) {
+      int at = line.indexOf(m);
+      if (at >= 0 && at < limit) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Test
+  void theEnvelopeAndCrashScanAnswersAsTheTwoPlainSearches() {
+    // the markers' letters and the envelope's, so that both are near everywhere
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ff";
+    List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp");
+    Random r = new Random(12);
+    for (int i = 0; i < 30_000; i++) {
+      StringBuilder sb = new StringBuilder();
+      int n = r.nextInt(70);
+      for (int j = 0; j < n; j++) {
+        int k = r.nextInt(60);
+        if (k == 0) {
+          String m = MARKERS.get(r.nextInt(MARKERS.size()));
+          sb.append(m, 0, 1 + r.nextInt(m.length()));
+        } else if (k == 1) {
+          sb.append(pieces.get(r.nextInt(pieces.size())));
+        } else {
+          sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
+        }
+      }
+      String line = sb.toString();
+      int pad = r.nextInt(9);
+      byte[] text = line.getBytes(StandardCharsets.ISO_8859_1);
+      byte[] b = new byte[text.length + 2 * pad];
+      java.util.Arrays.fill(b, (byte) 'N'); // envelope-like bytes around the range must not count
+      System.arraycopy(text, 0, b, pad, text.length);
+      long scan = CrashMarkers.ncclOrCrash(b, pad, pad + text.length);
+      int envelope = line.indexOf("NCCL ");
+      assertThat((int) scan).as(line).isEqualTo(envelope < 0 ? -1 : pad + envelope);
+      assertThat((scan & CrashMarkers.CRASH) != 0).as(line)
+          .isEqualTo(plainScanBefore(line, envelope < 0 ? line.length() : envelope));
+    }
+  }
+
+  private static long failures(String log) throws Exception {
+    LogAccumulator acc = new LogAccumulator();
+    byte[] b = log.getBytes(StandardCharsets.UTF_8);
+    new LineReader(LineReader.DEFAULT_MAX_LINE).read(new java.io.ByteArrayInputStream(b), b.length,
+        new LogParser(acc, "t"));
+    return acc.failures.count();
+  }
+
+  @Test
+  void aCrashLineIsFoundWhateverLinesCameBeforeIt() throws Exception {
+    // the envelope search and the crash search share a pass after a line of other output only:
+    // each order of such lines, NCCL lines and new threads' lines gives the same count
+    List<String> before = List.of("", "Epoch 1 step 10 loss 2.3\n", "Epoch 1\nEpoch 2\n",
+        "node-1:10:11 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n",
+        "Epoch 1\nnode-2:20:21 [0] NCCL INFO NET/IB : No device found.\n",
+        "node-3:30:31 [0] NCCL INFO Using network Socket\nEpoch 1\n");
+    List<String> crashes = List.of("Segmentation fault (core dumped)\n",
+        "RuntimeError: NCCL error: unhandled system error, NCCL version 2.21.5 ncclSystemError\n",
+        "Fatal Python error: Aborted\n");
+    for (String c : crashes) {
+      assertThat(failures(c)).as(c).isPositive();
+    }
+    for (String b : before) {
+      assertThat(failures(b + "Epoch 3 ended\n")).as(b).isZero();
+      for (String c : crashes) {
+        long alone = failures(c);
+        assertThat(failures(b + c)).as(b + c).isEqualTo(alone);
+        assertThat(failures(b + c + b)).as(b + c + b).isEqualTo(alone);
+        assertThat(failures(b + "Epoch 3\n" + c)).as(b + c).isEqualTo(alone);
+      }
     }
   }
 }
