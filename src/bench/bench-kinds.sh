@@ -73,12 +73,20 @@ if [[ $MODE == inproc ]]; then
   # C1 only, as the launcher runs; the best of BENCH_RUNS passes per kind. A JVM of its own for
   # each kind: in one JVM for all, a kind measured after the others read up to a third lower
   # (warn-storm 140 against 207 alone, ring-tree 497 against 830), run to run: the code compiled
-  # for the kinds before it, not the kind's own cost
+  # for the kinds before it, not the kind's own cost. The heap is of one size and touched before
+  # the passes (with huge pages where the kernel gives them on request, as the launcher asks):
+  # a heap that grows faults its new pages in during a pass, at 13 us a page on this VM, and
+  # the same build read warn-storm at 128 and at 208 MB/s minutes apart, by how the heap grew
+  heap=$((SIZE_MIB * 3 + 256))m
+  thp=
+  if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null; then
+    thp=-XX:+UseTransparentHugePages
+  fi
   : > "$OUT/summary-inproc.txt"
   first=1
   for kind in $KINDS; do
     gen_kind "$kind"
-    java -XX:+UseSerialGC -Xmx$((SIZE_MIB * 3 + 256))m -XX:TieredStopAtLevel=1 -Druns="$RUNS" \
+    java -XX:+UseSerialGC -Xms$heap -Xmx$heap -XX:+AlwaysPreTouch $thp -XX:TieredStopAtLevel=1 -Druns="$RUNS" \
       -cp target/test-classes:target/classes dev.nccltriage.source.log.KindsBench "$OUT/$kind-${SIZE_MIB}m.log" |
       tail -n +$((first ? 1 : 2)) | tee -a "$OUT/summary-inproc.txt"
     first=0
