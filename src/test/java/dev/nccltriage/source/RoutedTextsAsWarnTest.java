@@ -47,7 +47,8 @@ class RoutedTextsAsWarnTest {
   private static List<Object> infoFacts(LogFacts f) {
     return List.of(f.ncclVersions(), String.valueOf(f.hcas()), String.valueOf(f.oob()), String.valueOf(f.bootstrap()),
         String.valueOf(f.socketInterfaces()), f.env(), String.valueOf(f.gdr()), 
-        f.gdrDecisions().stream().map(d -> d.enabled() + "/" + d.reason() + "/" + d.distance() + "/" + d.count()).toList(),
+        f.gdrDecisions().stream().map(d -> d.enabled() + "/" + d.reason() + "/" + d.distance() + "/" + d.count())
+            .toList(),
         f.netPlugins(), f.relaxedOrdering(), f.processes(), String.valueOf(f.nodes()));
   }
 

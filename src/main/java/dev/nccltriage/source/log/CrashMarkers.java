@@ -101,7 +101,7 @@ final class CrashMarkers {
         crash = CRASH;
       }
     }
-    return -1 & 0xFFFFFFFFL | crash;
+    return 0xFFFFFFFFL | crash; // -1 in the low bits
   }
 
   /** Whether one of the markers starts at i (i + 1 < e). */

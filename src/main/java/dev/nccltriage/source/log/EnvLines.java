@@ -30,12 +30,10 @@ final class EnvLines {
     return seen.get(msg) != NOT_ENV;
   }
 
-  /** Counts an env text's line (one that {@link #isEnv} accepted). */
-  void env(String msg) {
-    slot.record(seen.get(msg));
-  }
-
-  /** As {@link #env(String)}, for the text kept in {@code kept} at {@code at}. */
+  /**
+   * Counts an env text's line (one that {@link #isEnv} accepted): {@code msg}, kept in {@code kept}
+   * at {@code at}.
+   */
   void env(MessageTexts kept, int at, String msg) {
     slot.record(seen.get(kept, at, msg));
   }

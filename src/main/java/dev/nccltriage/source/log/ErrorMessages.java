@@ -323,17 +323,12 @@ final class ErrorMessages {
   private static final int NONE = 0;
   private final TextMemo<PluginText> pluginSeen = new TextMemo<>(MEMO, ErrorMessages::pluginText);
 
-  /** NET/Plugin lines, printed by every process: what a text says is worked out once. */
-  boolean pluginLine(ProcessState p, String msg) {
-    return pluginLine(p, pluginSeen.get(msg));
-  }
-
-  /** As {@link #pluginLine(ProcessState, String)}, for the text kept in {@code kept} at {@code at}. */
+  /**
+   * NET/Plugin lines, printed by every process: what a text says is worked out once. {@code msg}
+   * is the text kept in {@code kept} at {@code at}.
+   */
   boolean pluginLine(ProcessState p, MessageTexts kept, int at, String msg) {
-    return pluginLine(p, pluginSeen.get(kept, at, msg));
-  }
-
-  private boolean pluginLine(ProcessState p, PluginText t) {
+    PluginText t = pluginSeen.get(kept, at, msg);
     switch (t.kind) {
       case BENIGN -> {
         return true;

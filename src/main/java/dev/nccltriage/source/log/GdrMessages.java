@@ -68,18 +68,13 @@ final class GdrMessages {
 
   private final TextMemo<Decision> seen = new TextMemo<>(MEMO, GdrMessages::decide);
 
-  /** A GPUDirect RDMA decision; per-HCA and per-pair keys are per host (nodes decide apart). */
-  boolean parse(ProcessState p, String msg) {
-    // every process prints its HCAs' lines: the expressions run once per text
-    return parse(p, seen.get(msg));
-  }
-
-  /** As {@link #parse(ProcessState, String)}, for the text kept in {@code kept} at {@code at}. */
+  /**
+   * A GPUDirect RDMA decision; per-HCA and per-pair keys are per host (nodes decide apart).
+   * {@code msg} is the text kept in {@code kept} at {@code at}.
+   */
   boolean parse(ProcessState p, MessageTexts kept, int at, String msg) {
-    return parse(p, seen.get(kept, at, msg));
-  }
-
-  private boolean parse(ProcessState p, Decision d) {
+    // every process prints its HCAs' lines: the expressions run once per text
+    Decision d = seen.get(kept, at, msg);
     // a decision is a function of the text, its key of the host and the text: a host's repeat
     // of a text changes nothing in the per-host maps (seeGdr is idempotent), only the counts
     boolean fresh = d.kind != NONE && d.kind != SOCKET && p.evidence.firstDecision(d);

@@ -27,19 +27,14 @@ final class OfiMessages {
   // repeats the line
   private LogAccumulator.GdrAcc pluginGdrOff;
 
-  /** aws-ofi-nccl's own lines: the provider it picked, GDR it turned off, its failures. */
-  boolean parse(ProcessState p, String msg) {
-    // every process prints the same lines: what a text says is worked out once
-    return parse(p, msg, seen.get(msg));
-  }
-
-  /** As {@link #parse(ProcessState, String)}, for the text kept in {@code kept} at {@code at}. */
+  /**
+   * aws-ofi-nccl's own lines: the provider it picked, GDR it turned off, its failures. {@code msg}
+   * is the text kept in {@code kept} at {@code at}.
+   */
   boolean parse(ProcessState p, MessageTexts kept, int at, String msg) {
-    return parse(p, msg, seen.get(kept, at, msg));
-  }
-
-  private boolean parse(ProcessState p, String msg, String said) {
     p.ofiSeen = true;
+    // every process prints the same lines: what a text says is worked out once
+    String said = seen.get(kept, at, msg);
     if (said == GDR_OFF) {
       if (pluginGdrOff == null) {
         pluginGdrOff = acc.gdr(false, "plugin", null, null);
