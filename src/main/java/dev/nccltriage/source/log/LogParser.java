@@ -311,23 +311,10 @@ final class LogParser implements LineSink {
       int n = prefixes.length(hit);
       return record(b, s, k, k + n - LEVEL_WORD, k + n, e, false, prefixes.process(hit));
     }
-    int at;
-    if (lastSearchBare) {
-      // the last line searched had no envelope either, most likely (other programs' output comes
-      // in runs): the crash search in the same pass; a line of a thread not yet cached (whose
-      // envelope is found near its start) is searched for the envelope alone
-      long scan = CrashMarkers.ncclOrCrash(b, s, e);
-      at = (int) scan;
-      if (at < 0) {
-        // the line's crash search is done too (line() asks if nothing else takes it)
-        crashOf = b;
-        crashFrom = s;
-        crashTo = e;
-        crashFound = (scan & CrashMarkers.CRASH) != 0;
-      }
-    } else {
-      at = indexOf(b, s, e, NCCL);
-    }
+    // after a line with no envelope, most likely another (other programs' output comes in runs):
+    // the crash search in the same pass. A line of a thread not yet cached (its envelope near its
+    // start) is searched for the envelope alone
+    int at = lastSearchBare ? envelopeOrCrash(b, s, e) : indexOf(b, s, e, NCCL);
     lastSearchBare = at < 0;
     while (at >= 0) {
       int lv = at + 5;
@@ -383,6 +370,22 @@ final class LogParser implements LineSink {
       return true;
     }
     return false;
+  }
+
+  /**
+   * The first "NCCL " in [s, e), or -1; then the line's crash search is done too, its answer kept
+   * for line() (asked if nothing else takes the line).
+   */
+  private int envelopeOrCrash(byte[] b, int s, int e) {
+    long scan = CrashMarkers.ncclOrCrash(b, s, e);
+    int at = (int) scan;
+    if (at < 0) {
+      crashOf = b;
+      crashFrom = s;
+      crashTo = e;
+      crashFound = (scan & CrashMarkers.CRASH) != 0;
+    }
+    return at;
   }
 
   /**
