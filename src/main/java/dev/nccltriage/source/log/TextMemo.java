@@ -28,8 +28,8 @@ final class TextMemo<V> {
   /**
    * As {@link #get(String)}, for a text kept in {@code texts} at {@code slot} ({@code text} is that
    * slot's text): the answer is held in the slot too, where the slot holds nothing else, so that a
-   * repeat costs an array read instead of a map lookup (a slot's text is one family's, so one memo
-   * is ever asked of it; where another holds the slot, the map answers).
+   * repeat costs an array read instead of a map lookup (a slot's text is one family's; where
+   * another memo or ErrorMessages holds the slot, this one's map answers).
    */
   V get(MessageTexts texts, int slot, String text) {
     V v = held(texts, slot);
@@ -46,19 +46,11 @@ final class TextMemo<V> {
   /** This memo's answer held in the slot ({@link #get(MessageTexts, int, String)}), else null. */
   @SuppressWarnings("unchecked")
   V held(MessageTexts texts, int slot) {
-    return texts.meaning(slot) instanceof Held h && h.memo == this ? (V) h.value : null;
+    return texts.meaning(slot) instanceof Held h && h.memo() == this ? (V) h.value() : null;
   }
 
   /** What a memo holds in a text's slot: the memo, so that no other one takes it for its own. */
-  private static final class Held {
-    final TextMemo<?> memo;
-    final Object value;
-
-    Held(TextMemo<?> memo, Object value) {
-      this.memo = memo;
-      this.value = value;
-    }
-  }
+  private record Held(TextMemo<?> memo, Object value) {}
 
   private V learn(String text) {
     V v = meaning.apply(text);
