@@ -70,13 +70,15 @@ final class LadderRun {
 
   /**
    * What the job chose, as its log shows: the environment it ran with and the transport or plugin
-   * it loaded. The container's own answers are judged with these, so that a choice the job made
-   * (NCCL_IB_DISABLE, a TCPX plugin) is not taken for a disagreement between log and container.
+   * it loaded, and whether its nodes showed RDMA hardware. The container's own answers are judged
+   * with these, so that a choice the job made (NCCL_IB_DISABLE, a TCPX plugin) is not taken for a
+   * disagreement between log and container, while a log that used RDMA beside a container without
+   * it is one, whether or not this node has an RDMA NIC.
    */
   static FactSet jobChoices(FactSet logFacts) {
     FactSet out = new FactSet();
     logFacts.asMap().forEach((name, v) -> {
-      if (name.startsWith("env.") || name.equals("net.transport")) {
+      if (name.startsWith("env.") || name.equals("net.transport") || name.equals("net.rdmaSeen")) {
         out.put(name, v.value(), v.evidence());
       }
     });

@@ -22,6 +22,7 @@ public enum ErrorKind {
   REMOTE_ERROR("remote_error"),
   CUDA_FAILURE("cuda_failure"),
   INVALID_RANK("invalid_rank"),
+  DUPLICATE_GPU("duplicate_gpu"),
   PLUGIN_CQ("net_plugin_cq_error");
 
   private final String id;

@@ -85,6 +85,8 @@ public final class FactVocabulary {
       e("pod.rdmaCm", FactType.BOOL, "/dev/infiniband/rdma_cm exists"),
       e("pod.hcas", FactType.NUMBER, "HCAs usable in the container (with a uverbs device when known)"),
       e("pod.hcasOnNode", FactType.NUMBER, "HCAs sysfs shows (all of the node's, whatever was allocated)"),
+      e("pod.rdmaNicsOnNode", FactType.NUMBER, "RDMA NIC functions on the node's PCI bus (InfiniBand class, NVIDIA/Mellanox network, AWS EFA), read when /sys/class/infiniband is empty; unknown when the bus cannot be read"),
+      e("pod.rdmaHardware", FactType.BOOL, "the node shows RDMA hardware: uverbs in the container, HCAs in /sys/class/infiniband, RDMA NICs on its PCI bus or an exclusive RDMA netns; false when none and the PCI bus shows no RDMA NIC"),
       e("pod.hcaNames", FactType.LIST, "names of the usable HCAs"),
       e("pod.hcasNotAllocated", FactType.NUMBER, "HCAs sysfs shows on the node that the container has no uverbs device for"),
       e("probe.verbs", FactType.TEXT, "how the user-space verbs lookup went: ok (ldconfig -p or a library folder read), missing, error, timeout"),

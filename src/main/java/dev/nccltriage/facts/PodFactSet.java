@@ -49,6 +49,9 @@ public final class PodFactSet {
     List<Evidence> hcaEv = ev(ev, "pod.portsActive", "pod.hcas", "pod.hcasOnNode");
     s.put("pod.hcas", (long) h.usable().size(), ev(ev, "pod.uverbsNames", "pod.hcas", "pod.hcasOnNode"));
     s.put("pod.hcasOnNode", (long) h.onNode().size(), ev(ev, "pod.hcasOnNode"));
+    if (h.rdmaNicsOnNode() != null) {
+      s.put("pod.rdmaNicsOnNode", (long) h.rdmaNicsOnNode().size(), ev(ev, "pod.rdmaNicsOnNode"));
+    }
     if (d.present() && !h.onNode().isEmpty()) {
       s.put("pod.hcasNotAllocated", (long) Math.max(0, h.onNode().size() - h.usable().size()),
           ev(ev, "pod.uverbsNames", "pod.hcasOnNode", "pod.uverbs"));
@@ -71,6 +74,7 @@ public final class PodFactSet {
     s.put("pod.rdmaNetns", r.netnsMode(), ev(ev, "pod.rdmaNetns"));
     s.put("pod.rdmaNetdevs", r.netdevsHere(), ev(ev, "pod.rdmaNetdevs"));
     s.put("pod.rdmaPortsNoNetdev", (long) r.rocePortsNoNetdev(), ev(ev, "pod.rdmaPortsNoNetdev", "pod.rdmaNetdevs"));
+    putRdmaHardware(s, d, h, r, ev);
 
     PodFacts.Interfaces ifs = p.interfaces();
     s.put("probe.interfaces", ifs.status().equals("ok") ? ifs.source() : ifs.status(), List.of());
@@ -283,6 +287,24 @@ public final class PodFactSet {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether the node shows RDMA hardware at all. Running in a container is no such evidence: on a
+   * node without RDMA NICs TCP sockets are NCCL's only network, by design. Unknown when nothing shows
+   * it and the PCI bus, the one place that would show an unallocated NIC in an exclusive netns,
+   * could not be read.
+   */
+  private static void putRdmaHardware(FactSet s, PodFacts.Devices d, PodFacts.Hcas h, PodFacts.Rdma r,
+      Map<String, List<Evidence>> ev) {
+    List<String> nics = h.rdmaNicsOnNode();
+    if (!d.uverbs().isEmpty() || !h.onNode().isEmpty() || nics != null && !nics.isEmpty()
+        || "exclusive".equals(r.netnsMode())) {
+      // the facts that show it cite their own files; repeating them here would crowd every step
+      s.put("pod.rdmaHardware", true, List.of());
+    } else if (nics != null) {
+      s.put("pod.rdmaHardware", false, ev(ev, "pod.uverbs", "pod.rdmaNicsOnNode"));
+    }
   }
 
   private static List<Evidence> ev(Map<String, List<Evidence>> m, String... keys) {

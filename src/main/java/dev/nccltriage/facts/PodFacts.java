@@ -29,7 +29,16 @@ public record PodFacts(
   public record Port(String hca, Integer port, String state, String physState, String linkLayer, Double rateGbps,
       String netdev) {}
 
-  public record Hcas(String status, String source, List<String> usable, List<String> onNode, List<Port> ports) {}
+  /**
+   * {@code rdmaNicsOnNode}: the RDMA NIC functions on the node's PCI bus ("address (what)"), null
+   * when the bus could not be read (unknown is not none).
+   */
+  public record Hcas(String status, String source, List<String> usable, List<String> onNode, List<Port> ports,
+      List<String> rdmaNicsOnNode) {
+    public Hcas(String status, String source, List<String> usable, List<String> onNode, List<Port> ports) {
+      this(status, source, usable, onNode, ports, null);
+    }
+  }
 
   public record Rdma(String status, String netnsMode, List<String> netdevsHere, int rocePortsNoNetdev) {}
 

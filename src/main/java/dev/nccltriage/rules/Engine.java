@@ -151,7 +151,10 @@ public final class Engine {
     if (firstUnknown != null) {
       String decide = render(decide(firstUnknown, facts), facts);
       advice.add(0, decide);
-      return new Verdict("inconclusive", "unknown", "The log does not answer: " + firstUnknown.ask(),
+      // check without --log judges what the container shows: no log was asked
+      boolean noLog = facts.get("log.present").map(v -> Boolean.FALSE.equals(v.value())).orElse(false);
+      return new Verdict("inconclusive", "unknown",
+          (noLog ? "What this container shows does not answer: " : "The log does not answer: ") + firstUnknown.ask(),
           List.of(), path, null, decide, findings, differs, advice, versus.disagreements(), versus.ruledOut());
     }
     return new Verdict("healthy", "none", healthySummary(path), List.of(), path, null, null, findings,

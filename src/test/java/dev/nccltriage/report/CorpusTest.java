@@ -19,32 +19,64 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The real logs of samples/corpus (excerpts from public bug reports): each case's labels
+ * The real logs of samples/corpus (excerpts from public bug reports) and samples/recorded (whole
+ * logs recorded on a GPU host lent to a session, one file per process): each case's labels
  * (expect.json, the keys of ../shared/bin/corpus-score) are an oracle the build checks, and its
- * text and JSON reports are golden files, so a changed verdict on a real log is seen in review.
+ * text and JSON reports are golden files (the folder's golden/), so a changed verdict on a real log
+ * is seen in review.
  *
  * <pre>mvn -Dgolden.update=true -Dtest=CorpusTest test</pre>
  */
 class CorpusTest {
-  private static final Path CORPUS = CliRun.REPO.resolve("samples/corpus");
-  private static final Path GOLDEN = CORPUS.resolve("golden");
+  private static final List<String> FOLDERS = List.of("corpus", "recorded");
   private static final boolean UPDATE = Boolean.getBoolean("golden.update");
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
+  /** "corpus/NAME" or "recorded/NAME": each folder below samples/ with an expect.json. */
   static Stream<String> cases() throws IOException {
-    try (Stream<Path> s = Files.list(CORPUS)) {
-      List<String> names = s.filter(d -> Files.isRegularFile(d.resolve("expect.json")))
-          .map(d -> d.getFileName().toString()).sorted().toList();
-      assertThat(names).as("cases in %s", CORPUS).hasSizeGreaterThanOrEqualTo(32);
-      return names.stream();
+    List<String> all = new ArrayList<>();
+    for (String folder : FOLDERS) {
+      try (Stream<Path> s = Files.list(CliRun.REPO.resolve("samples").resolve(folder))) {
+        List<String> names = s.filter(d -> Files.isRegularFile(d.resolve("expect.json")))
+            .map(d -> folder + "/" + d.getFileName()).sorted().toList();
+        assertThat(names).as("cases in samples/%s", folder).hasSizeGreaterThanOrEqualTo(folder.equals("corpus") ? 32 : 3);
+        all.addAll(names);
+      }
     }
+    return all.stream();
+  }
+
+  /** A corpus case's log.txt, or a recorded case's logs (one per process), as the command takes them. */
+  private static List<String> inputs(String name) throws IOException {
+    Path dir = CliRun.REPO.resolve("samples").resolve(name);
+    if (Files.isRegularFile(dir.resolve("log.txt"))) {
+      return List.of("samples/" + name + "/log.txt");
+    }
+    try (Stream<Path> s = Files.list(dir)) {
+      List<String> logs = s.map(p -> p.getFileName().toString()).filter(f -> f.endsWith(".log")).sorted()
+          .map(f -> "samples/" + name + "/" + f).toList();
+      assertThat(logs).as("logs of %s", name).isNotEmpty();
+      return logs;
+    }
+  }
+
+  private static CliRun log(String format, String name) throws IOException {
+    List<String> args = new ArrayList<>(List.of("log", "-o", format));
+    args.addAll(inputs(name));
+    return CliRun.run(args.toArray(String[]::new));
+  }
+
+  private static Path golden(String name, String suffix) {
+    int slash = name.indexOf('/');
+    return CliRun.REPO.resolve("samples").resolve(name.substring(0, slash)).resolve("golden")
+        .resolve(name.substring(slash + 1) + suffix);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void meetsItsLabels(String name) throws IOException {
-    JsonNode expect = MAPPER.readTree(CORPUS.resolve(name).resolve("expect.json").toFile());
-    CliRun run = CliRun.run("log", "-o", "json", "samples/corpus/" + name + "/log.txt");
+    JsonNode expect = MAPPER.readTree(CliRun.REPO.resolve("samples").resolve(name).resolve("expect.json").toFile());
+    CliRun run = log("json", name);
     assertThat(run.exitCode()).as("exit code; stderr: %s", run.stderr()).isBetween(0, 3);
     JsonNode doc = run.json();
     SoftAssertions softly = new SoftAssertions();
@@ -87,20 +119,19 @@ class CorpusTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void matchesGolden(String name) throws IOException {
-    String input = "samples/corpus/" + name + "/log.txt";
     SoftAssertions softly = new SoftAssertions();
     for (String[] form : List.of(new String[] {"json", ".json"}, new String[] {"text", ".txt"})) {
-      CliRun run = CliRun.run("log", "-o", form[0], input);
+      CliRun run = log(form[0], name);
       assertThat(run.stderr()).as("stderr of -o %s", form[0]).isEmpty();
-      Path golden = GOLDEN.resolve(name + form[1]);
+      Path golden = golden(name, form[1]);
       if (UPDATE) {
-        Files.createDirectories(GOLDEN);
+        Files.createDirectories(golden.getParent());
         Files.write(golden, run.stdoutBytes());
         continue;
       }
       assertThat(golden).as("golden missing; mvn -Dgolden.update=true -Dtest=CorpusTest test").exists();
       softly.assertThat(run.stdout()).as("-o %s of %s (if intended: mvn -Dgolden.update=true -Dtest=CorpusTest test)",
-          form[0], input).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+          form[0], name).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
     }
     softly.assertAll();
   }

@@ -41,7 +41,8 @@ class LogVersusContainerEngineTest {
   void aLogThatUsedIbBesideAContainerWithoutDevicesDisagrees() {
     FactSet merged = facts(Map.of("net.transport", "IB", "net.usesNetwork", true, "net.rdma", true,
         "gdr.receiveChannels", "all", "pod.uverbs", 0L, "pod.uverbsOpenable", 0L));
-    FactSet container = facts(Map.of("net.transport", "IB", "pod.uverbs", 0L, "pod.uverbsOpenable", 0L));
+    FactSet container = facts(Map.of("net.transport", "IB", "net.rdmaSeen", true, "pod.uverbs", 0L,
+        "pod.uverbsOpenable", 0L, "pod.hcasOnNode", 0L, "pod.rdmaHardware", false));
     Verdict v = new Engine(RULES).evaluate(merged, List.of(), container);
     assertThat(v.status()).isEqualTo("inconclusive");
     assertThat(v.layer()).isEqualTo("unknown");

@@ -160,7 +160,11 @@ class FailureSignalsTest {
               + "retcode 6", "connect_failed", "proxy connect"),
           arguments("enqueue.cc:1021 NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA runtime "
               + "version'", "cuda_failure", "CUDA driver version is insufficient for CUDA runtime version"),
-          arguments("init.cc:1580 NCCL WARN Invalid rank requested : 9/8", "invalid_rank", "9/8"));
+          arguments("init.cc:1580 NCCL WARN Invalid rank requested : 9/8", "invalid_rank", "9/8"),
+          arguments("init.cc:904 NCCL WARN Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 60",
+              "duplicate_gpu", "ranks 0 and 1 on CUDA device 60"),
+          arguments("init.cc:342 NCCL WARN Duplicate GPU detected : rank 3 and rank 11 both on CUDA device 1b000",
+              "duplicate_gpu", "ranks 3 and 11 on CUDA device 1b000"));
     }
 
     @ParameterizedTest(name = "{1}: {0}")

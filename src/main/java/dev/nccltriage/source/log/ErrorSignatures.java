@@ -48,6 +48,9 @@ final class ErrorSignatures {
           + "|Connection reset by peer)");
   private static final Pattern CUDA = Pattern.compile("^Cuda failure (?:\\d+ )?'?([^']*)'?");
   private static final Pattern INVALID_RANK = Pattern.compile("^Invalid rank requested ?: ?(\\d+) ?/ ?(\\d+)");
+  // init.cc, every version: "Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx"
+  private static final Pattern DUPLICATE_GPU =
+      Pattern.compile("^Duplicate GPU detected ?: ?rank (\\d+) and rank (\\d+) both on CUDA device (\\S+)");
   private static final Pattern BACKTRACE =
       Pattern.compile("^(\\S+\\.(?:cc|cu|c|h|cpp)):\\d+ (?:\\([^)]*\\) )?-> (\\d+)");
 
@@ -86,7 +89,7 @@ final class ErrorSignatures {
   private static final String[] UNGUARDED_STARTS = {
     "NET/IB", "Failed to open ", "Count not open ", "Failed to initialize ", "External network plugin ",
     "NET/Plugin", "Error: network ", "Successfully loaded external", "P2P plugin", "Cuda failure",
-    "Invalid rank requested", "NET/Socket"
+    "Invalid rank requested", "NET/Socket", "Duplicate GPU detected"
   };
   private static final String UNGUARDED_FIRST = firstCharacters(UNGUARDED_STARTS);
 
@@ -208,6 +211,10 @@ final class ErrorSignatures {
       Integer n = Bytes.intOrNull(m.group(2));
       return new Outcome(ErrorKind.INVALID_RANK, m.group(1) + "/" + m.group(2), null, null, false, false, false,
           n == null ? -1 : n, true);
+    }
+    if ((all || msg.startsWith("Duplicate GPU detected")) && (m = DUPLICATE_GPU.matcher(msg)).lookingAt()) {
+      return Outcome.error(ErrorKind.DUPLICATE_GPU,
+          "ranks " + m.group(1) + " and " + m.group(2) + " on CUDA device " + m.group(3), null);
     }
     return plugin || ib || msg.startsWith("NET/Socket") ? Outcome.KNOWN : Outcome.UNKNOWN;
   }

@@ -99,7 +99,7 @@ final class HcaProbe {
     ports.sort(Comparator.comparing(PodFacts.Port::hca, NaturalOrder.INSTANCE)
         .thenComparing(PodFacts.Port::port, Comparator.nullsLast(Comparator.naturalOrder())));
     return new PodFacts.Hcas(status, status.equals("ok") ? "ibv_devinfo" : "sysfs", List.copyOf(names), onNode,
-        ports);
+        ports, onNode.isEmpty() ? new PciNicProbe(root, book).probe() : null);
   }
 
   /** How long a timed-out command ran and was allowed, where known (a capture may not say). */

@@ -34,6 +34,8 @@ class ErrorGuardsTest {
       "proxy.cc:1521 NCCL WARN [Proxy Service 3] Failed to execute operation Connect from rank 11, retcode 6",
       "[Service thread] Error encountered progressing operation=Connect, res=3, closing connection",
       "Invalid rank requested : 515/512",
+      "Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 60",
+      "Duplicate GPU detected : rank 12",
       "Error: network IB not found.",
       "transport/net.cc:1302 -> 6",
       "proxy.cc:698 -> 6 [Progress Thread]",

@@ -1,0 +1,23 @@
+# One rank of a tiny NCCL job: init, all_reduce 256 MiB ten times, report busbw, exit.
+import os, sys, time
+rank = int(os.environ["RANK"]); ws = int(os.environ["WORLD_SIZE"])
+if os.environ.get("PER_RANK_HOSTID"):
+    os.environ["NCCL_HOSTID"] = "node%d" % rank
+import torch, torch.distributed as dist
+torch.cuda.set_device(0)
+print("torch", torch.__version__, "nccl", torch.cuda.nccl.version(), flush=True)
+dist.init_process_group("nccl", rank=rank, world_size=ws, device_id=torch.device("cuda:0"))
+x = torch.ones(64 * 1024 * 1024, device="cuda")
+for _ in range(3):
+    dist.all_reduce(x)
+torch.cuda.synchronize()
+t = time.time()
+n = 10
+for _ in range(n):
+    dist.all_reduce(x)
+torch.cuda.synchronize()
+dt = (time.time() - t) / n
+size = x.numel() * 4
+busbw = size / dt * (2 * (ws - 1) / ws) / 1e9 if ws > 1 else 0.0
+print("rank %d size %d B time %.3f ms algbw %.2f GB/s busbw %.2f GB/s" % (rank, size, dt * 1e3, size / dt / 1e9, busbw), flush=True)
+dist.destroy_process_group()
