@@ -60,11 +60,9 @@ public final class BuiltinRunner implements CommandRunner {
       for (InterfaceAddress a : ni.getInterfaceAddresses()) {
         InetAddress addr = a.getAddress();
         String family = addr instanceof java.net.Inet6Address ? "inet6" : "inet";
-        String text = addr.getHostAddress();
-        int pct = text.indexOf('%');
-        if (pct > 0) {
-          text = text.substring(0, pct);
-        }
+        // as ip prints it (RFC 5952, inet_ntop): Java's own text is uncompressed ("0:0:0:0:0:0:0:1")
+        String text = addr instanceof java.net.Inet6Address ? Ipv6.compressed(addr.getAddress(), true)
+            : addr.getHostAddress();
         sb.append("    ").append(family).append(' ').append(text).append('/').append(a.getNetworkPrefixLength())
             .append(" scope ").append(addr.isLinkLocalAddress() ? "link" : addr.isLoopbackAddress() ? "host" : "global")
             .append(' ').append(ni.getName()).append('\n');
