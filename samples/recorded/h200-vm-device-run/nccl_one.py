@@ -6,7 +6,15 @@ if os.environ.get("PER_RANK_HOSTID"):
 import torch, torch.distributed as dist
 torch.cuda.set_device(0)
 print("torch", torch.__version__, "nccl", torch.cuda.nccl.version(), flush=True)
-dist.init_process_group("nccl", rank=rank, world_size=ws, device_id=torch.device("cuda:0"))
+import datetime
+dist.init_process_group("nccl", rank=rank, world_size=ws, device_id=torch.device("cuda:0"),
+                        timeout=datetime.timedelta(seconds=int(os.environ.get("PG_TIMEOUT", "600"))))
+if os.environ.get("DIE_AFTER_INIT") and rank == ws - 1:
+    print("rank %d exits on purpose after init" % rank, flush=True)
+    os._exit(1)
+if os.environ.get("HOLD"):
+    open("/tmp/hold-%d" % rank, "w").write(str(os.getpid()))
+    time.sleep(float(os.environ["HOLD"]))
 x = torch.ones(64 * 1024 * 1024, device="cuda")
 for _ in range(3):
     dist.all_reduce(x)

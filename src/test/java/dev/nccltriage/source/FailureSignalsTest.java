@@ -69,7 +69,7 @@ class FailureSignalsTest {
     void netIbUnwindIsRecordedAsNcclSystemErrorWithItsResultCode() {
       LogFacts f = withInit(INFO + "transport/net_ib.cc:1133 -> 2");
       ErrorSignature e = error(f, "nccl_system_error");
-      assertThat(e.detail()).isEqualTo("ncclResult 2");
+      assertThat(e.detail()).isEqualTo("ncclResult 2 (ncclSystemError)");
       assertThat(e.count()).isEqualTo(1);
       assertThat(e.hosts()).containsExactly("gpu-h1");
     }
@@ -78,14 +78,14 @@ class FailureSignalsTest {
     void unwindOf230WithFunctionNameIsAFailure() {
       LogFacts f = withInit(INFO + "init.cc:1832 (ncclCommInitRankFunc) -> 2");
       assertThat(f.signals().failed()).isTrue();
-      assertThat(error(f, "nccl_system_error").detail()).isEqualTo("ncclResult 2");
+      assertThat(error(f, "nccl_system_error").detail()).isEqualTo("ncclResult 2 (ncclSystemError)");
     }
 
     @Test
     void unwindOfAsyncThreadIsAFailure() {
       LogFacts f = withInit(INFO + "group.cc:64 -> 2 [Async thread]");
       assertThat(f.signals().failed()).isTrue();
-      assertThat(error(f, "nccl_system_error").detail()).isEqualTo("ncclResult 2");
+      assertThat(error(f, "nccl_system_error").detail()).isEqualTo("ncclResult 2 (ncclSystemError)");
     }
 
     @Test

@@ -619,8 +619,8 @@ class LogParserTest {
               "libnccl-net.so", null),
           arguments("misc/socket.cc:1 NCCL WARN NET/Socket : no interface found", "socket_no_interface", null, null),
           arguments("bootstrap.cc:1 NCCL WARN Bootstrap : no socket interface found", "socket_no_interface", null, null),
-          arguments("NCCL INFO transport/net_ib.cc:1041 -> 2", "nccl_system_error", "ncclResult 2", null),
-          arguments("NCCL INFO proxy.cc:1 -> 2 [Async thread]", "nccl_system_error", "ncclResult 2", null));
+          arguments("NCCL INFO transport/net_ib.cc:1041 -> 2", "nccl_system_error", "ncclResult 2 (ncclSystemError)", null),
+          arguments("NCCL INFO proxy.cc:1 -> 2 [Async thread]", "nccl_system_error", "ncclResult 2 (ncclSystemError)", null));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -642,7 +642,7 @@ class LogParserTest {
       LogFacts f = parse("node04:1:2 [0] NCCL INFO init.cc:1832 (ncclCommInitRankFunc) -> 3\n");
       ErrorSignature e = onlyError(f);
       assertThat(e.kind()).isEqualTo("nccl_system_error");
-      assertThat(e.detail()).isEqualTo("ncclResult 3");
+      assertThat(e.detail()).isEqualTo("ncclResult 3 (ncclInternalError)");
     }
 
     @Test

@@ -190,7 +190,7 @@ final class ErrorSignatures {
       if (result == null || result == 0 || result == 7) {
         return Outcome.KNOWN; // 0 success, 7 ncclInProgress (non-blocking init): no failure
       }
-      return new Outcome(ErrorKind.SYSTEM_ERROR, "ncclResult " + result, null, null, false, false, true, -1, true);
+      return new Outcome(ErrorKind.SYSTEM_ERROR, resultText(result), null, null, false, false, true, -1, true);
     }
     boolean connect = (has & GuardWords.ONNECT) != 0;
     if ((all || connect) && (m = all ? found(CONNECT.matcher(msg)) : connectAt(msg)) != null) {
@@ -217,6 +217,18 @@ final class ErrorSignatures {
           "ranks " + m.group(1) + " and " + m.group(2) + " on CUDA device " + m.group(3), null);
     }
     return plugin || ib || msg.startsWith("NET/Socket") ? Outcome.KNOWN : Outcome.UNKNOWN;
+  }
+
+  // nccl.h's ncclResult_t (6, ncclRemoteError, since 2.12): people search a failure by its name
+  private static final String[] RESULT_NAMES = {
+    null, "ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError", "ncclInvalidArgument",
+    "ncclInvalidUsage", "ncclRemoteError"
+  };
+
+  /** "ncclResult 5 (ncclInvalidUsage)"; a code NCCL does not define is shown as the number alone. */
+  static String resultText(int result) {
+    return result > 0 && result < RESULT_NAMES.length
+        ? "ncclResult " + result + " (" + RESULT_NAMES[result] + ")" : "ncclResult " + result;
   }
 
   /** "cannot open shared object file" (ENOENT) only means no plugin is installed. */
