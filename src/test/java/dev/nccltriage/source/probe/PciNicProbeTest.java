@@ -91,6 +91,27 @@ class PciNicProbeTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(20)
+  void aFifoALoopAndALinkOutOfTheCaptureAreNeitherReadNorWaitedOn() throws Exception {
+    function("0000:18:00.0", "0x020000\n", "0x15b3\n", null);
+    Path fifoFunction = dir.resolve("sys/devices/pci0000:00/0000:19:00.0");
+    Files.createDirectories(fifoFunction);
+    Process mkfifo = new ProcessBuilder("mkfifo", fifoFunction.resolve("class").toString()).start();
+    assertThat(mkfifo.waitFor()).isZero();
+    Files.createSymbolicLink(dir.resolve("sys/bus/pci/devices/0000:19:00.0"), Path.of("../../../devices/pci0000:00/0000:19:00.0"));
+    Files.createSymbolicLink(dir.resolve("sys/bus/pci/devices/0000:1a:00.0"), Path.of("0000:1a:00.0"));
+    Path outside = Files.createTempDirectory("pci-outside");
+    Files.writeString(outside.resolve("class"), "0x020700\n");
+    Files.createSymbolicLink(dir.resolve("sys/bus/pci/devices/0000:1b:00.0"), outside);
+    try {
+      assertThat(probe()).containsExactly("0000:18:00.0 (NVIDIA/Mellanox network controller)");
+    } finally {
+      Files.delete(outside.resolve("class"));
+      Files.delete(outside);
+    }
+  }
+
+  @Test
   void aHugeBusIsReadOnlyAsFarAsAPciDomainGoes() throws IOException {
     Path bus = dir.resolve("sys/bus/pci/devices");
     Files.createDirectories(bus);
