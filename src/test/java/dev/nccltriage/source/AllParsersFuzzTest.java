@@ -19,6 +19,7 @@ import dev.nccltriage.source.probe.parse.GpuInformation;
 import dev.nccltriage.source.probe.parse.LdconfigCache;
 import dev.nccltriage.source.probe.parse.NvidiaDriverVersion;
 import dev.nccltriage.source.probe.parse.NvidiaSmiTopo;
+import dev.nccltriage.source.probe.parse.PciFunction;
 import dev.nccltriage.source.probe.parse.PeerMem;
 import dev.nccltriage.source.probe.parse.ProcLimits;
 import dev.nccltriage.source.probe.parse.ProcStatus;
@@ -110,6 +111,7 @@ class AllParsersFuzzTest {
     PROBES.put("RoceGids.parseGid", t -> String.valueOf(RoceGids.parseGid(t)));
     PROBES.put("RoceGids.parseType", t -> String.valueOf(RoceGids.parseType(t)));
     PROBES.put("RoceGids.parseNdev", t -> String.valueOf(RoceGids.parseNdev(t)));
+    PROBES.put("PciFunction.hex", t -> String.valueOf(PciFunction.hex(t)));
   }
 
   private static boolean loaded;
@@ -157,6 +159,8 @@ class AllParsersFuzzTest {
         List.of("IB/RoCE v1\n", "RoCE v2\n")));
     PROBE_SAMPLES.put("RoceGids.parseNdev", concat(PROBE_SAMPLES.get("RoceGids.parseNdev"), List.of("net1\n", "ens3np0\n")));
     PROBE_SAMPLES.put("ProcStatus.parseMask", List.of("000001ffffffffff", "00000000a80425fb", "0000000000004000"));
+    // the kernel's PCI identity files (pci-sysfs.c): class, vendor, device
+    PROBE_SAMPLES.put("PciFunction.hex", List.of("0x020700\n", "0x15b3\n", "0x1021\n", "0x030200\n", "0xefa1\n"));
     PROBE_SAMPLES.put("KernelVersion", concat(PROBE_SAMPLES.get("KernelVersion"),
         List.of("5.15.0-1040-azure\n", "Linux host 6.8.0-45-generic #45-Ubuntu SMP x86_64 GNU/Linux\n")));
     for (Map.Entry<String, List<String>> e : PROBE_SAMPLES.entrySet()) {
