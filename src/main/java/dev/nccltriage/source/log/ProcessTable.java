@@ -53,6 +53,10 @@ final class ProcessTable {
   private int admittedHosts; // hosts outside the sample admitted for a line that shows something wrong
   private final java.util.BitSet admittedHashes = new java.util.BitSet(1 << 16); // of their names' hashes
   private boolean admittedFolded; // such a host past Limits.admitted: its lines stayed without a host
+  // A host's evidence by its name's bytes, without a String or a map: most new processes are of a
+  // host seen before (another rank of it). A cache of hostEvidence, by the name hash's high bits:
+  // it holds only hosts the map holds, and is emptied wherever one leaves the map.
+  private final HostEvidence[] recentHosts = new HostEvidence[1 << 12];
 
   ProcessTable() {
     this(Limits.DEFAULT);
@@ -84,7 +88,7 @@ final class ProcessTable {
         return s;
       }
     }
-    HostEvidence host = hs < 0 ? evidence(null) : host(b, hs, he);
+    HostEvidence host = hs < 0 ? evidence(null) : host(b, hs, he, name);
     if (host.name == null && hs >= 0) {
       // a host past the limit: its lines join those without a host
       return get(null, -1, -1, -1, glued);
@@ -107,11 +111,21 @@ final class ProcessTable {
     return s;
   }
 
-  /** The host named by b[hs, he); the no-host entry if the host is not among those kept. */
-  private HostEvidence host(byte[] b, int hs, int he) {
+  /**
+   * The host named by b[hs, he) ({@link ProcessIndex#nameHash} {@code nameHash}); the no-host entry
+   * if the host is not among those kept.
+   */
+  private HostEvidence host(byte[] b, int hs, int he, long nameHash) {
+    int slot = (int) (nameHash >>> 32) & (recentHosts.length - 1);
+    HostEvidence c = recentHosts[slot];
+    // the same bytes decode to the same name: what the map would answer
+    if (c != null && c.bytes.length == he - hs && Bytes.equal(b, hs, c.bytes, c.bytes.length)) {
+      return c;
+    }
     String name = new String(b, hs, he - hs, StandardCharsets.UTF_8);
     HostEvidence h = hostEvidence.get(name);
     if (h != null) {
+      recentHosts[slot] = h;
       return h;
     }
     if (!kept(name, level)) {
@@ -126,6 +140,7 @@ final class ProcessTable {
     }
     h = new HostEvidence(name, Arrays.copyOfRange(b, hs, he), budget); // (not in the map: looked up above)
     hostEvidence.put(name, h);
+    recentHosts[slot] = h;
     return h;
   }
 
@@ -183,6 +198,7 @@ final class ProcessTable {
       return;
     }
     hostEvidence.values().removeIf(h -> !h.admitted && !kept(h.name, level));
+    Arrays.fill(recentHosts, null);
     inOrder.clear();
     int size = 64;
     while (size < 2 * keep.size() + 2) {
@@ -214,7 +230,7 @@ final class ProcessTable {
     String name = new String(b, hs, he - hs, StandardCharsets.UTF_8);
     HostEvidence h = hostEvidence.get(name);
     if (h == null && !admit(evidence(name))) {
-      hostEvidence.remove(name);
+      hostEvidence.remove(name); // (never in recentHosts: it was not in the map before this line)
       return null;
     }
     return get(b, hs, he, pid, glued);
