@@ -66,6 +66,7 @@ class NoRdmaNodeTest {
     assertThat(doc.at("/verdict/probe").asText()).startsWith("This node has no RDMA NIC");
     assertThat(Captures.step(doc, 1).get("status").asText()).isEqualTo("warn");
     assertThat(Captures.step(doc, 1).get("evidence").toString()).contains("none of 3 PCI functions");
+    assertThat(Captures.step(doc, 4).get("status").asText()).as("no secondary interface to want").isEqualTo("skip");
   }
 
   @Test
