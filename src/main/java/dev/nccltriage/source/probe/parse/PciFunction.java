@@ -16,29 +16,10 @@ public final class PciFunction {
 
   private PciFunction() {}
 
-  /** A sysfs hex value ({@code 0x15b3}, with or without 0x, surrounding blanks allowed), or null. */
+  /** A sysfs hex value ({@code 0x15b3}, with or without 0x, blanks around it) that fits an int, or null. */
   public static Integer hex(String text) {
-    if (text == null) {
-      return null;
-    }
-    String s = text.strip();
-    if (s.startsWith("0x") || s.startsWith("0X")) {
-      s = s.substring(2);
-    }
-    if (s.isEmpty() || s.length() > 8) {
-      return null;
-    }
-    long v = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      // ASCII only: Character.digit would take other scripts' digits
-      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-      if (d < 0) {
-        return null;
-      }
-      v = v << 4 | d;
-    }
-    return v > Integer.MAX_VALUE ? null : (int) v;
+    Long v = Text.hexToLong(text);
+    return v == null || v > Integer.MAX_VALUE ? null : (int) (long) v;
   }
 
   /** A network controller (class 0x02xxxx): the only functions whose vendor is worth reading. */
