@@ -15,6 +15,9 @@ if os.environ.get("DIE_AFTER_INIT") and rank == ws - 1:
 if os.environ.get("HOLD"):
     open("/tmp/hold-%d" % rank, "w").write(str(os.getpid()))
     time.sleep(float(os.environ["HOLD"]))
+if os.environ.get("STALL") and rank == int(os.environ.get("STALL_RANK", "1")):
+    print("rank %d stalls %s s before its first all_reduce" % (rank, os.environ["STALL"]), flush=True)
+    time.sleep(float(os.environ["STALL"]))
 x = torch.ones(64 * 1024 * 1024, device="cuda")
 for _ in range(3):
     dist.all_reduce(x)

@@ -16,6 +16,7 @@ public enum ErrorKind {
   NET_PLUGIN_LOAD("net_plugin_load"),
   NET_PLUGIN_INIT("net_plugin_init"),
   NET_NOT_FOUND("net_not_found"),
+  NET_NONE("net_none"),
   SOCKET_NO_INTERFACE("socket_no_interface"),
   SYSTEM_ERROR("nccl_system_error"),
   CONNECT("connect_failed"),

@@ -154,6 +154,14 @@ class FailureSignalsTest {
       return Stream.of(
           arguments("include/socket.h:390 NCCL WARN Connect to 10.9.8.7<21724> failed : Connection refused",
               "connect_failed", "Connection refused"),
+          // misc/socket.cc once its retries are spent (2.28.9, recorded), without the address
+          // (earlier 2.2x) and with errno (2.12+)
+          arguments("misc/socket.cc:583 NCCL WARN socketPollConnect: connect to 192.0.2.2<34773> returned Connection "
+              + "refused, exceeded error retry count after 35 attempts", "connect_failed", "Connection refused"),
+          arguments("misc/socket.cc:566 NCCL WARN socketPollConnect: connect returned Connection timed out, exceeded "
+              + "error retry count (35)", "connect_failed", "Connection timed out"),
+          arguments("misc/socket.cc:474 NCCL WARN socketPollConnect: Connect to 10.1.2.3<40123> returned 113(No route "
+              + "to host) errno 113(No route to host)", "connect_failed", "No route to host"),
           arguments("proxy.cc:1234 NCCL WARN Proxy Call to rank 0 failed (Connect)", "connect_failed",
               "proxy connect to rank 0"),
           arguments("proxy.cc:1503 NCCL WARN [Proxy Service 3] Failed to execute operation Connect from rank 3, "
@@ -212,7 +220,17 @@ class FailureSignalsTest {
           "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, "
               + "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600026 milliseconds before timing out.",
           "torch.distributed.DistBackendError: [2] failed to run collective, ncclRemoteError: A call "
-              + "failed possibly due to a network error or a remote process exiting prematurely.");
+              + "failed possibly due to a network error or a remote process exiting prematurely.",
+          // the last line of a framework's uncaught exception when a rank fails, with no NCCL line
+          "torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId "
+              + "from [0] via c10d key-value store by key '0', but store->get('0') got error: Failed to recv",
+          "[rank3]: torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. 3/4 "
+              + "clients joined.",
+          "torch.distributed.DistNetworkError: The client socket has timed out after 1800s while trying to "
+              + "connect to (trainer-master-0, 29500).",
+          "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+          "horovod.common.exceptions.HorovodInternalError: ncclAllReduce failed: unhandled system error",
+          "cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_UNHANDLED_CUDA_ERROR: unhandled cuda error");
     }
 
     @ParameterizedTest
@@ -234,6 +252,30 @@ class FailureSignalsTest {
       LogFacts f = withInit(quoted);
       assertThat(f.signals().failed()).isTrue();
       assertThat(texts(f.evidenceFor("failures"))).containsExactly(quoted);
+    }
+
+    /** An exception raised without a message: Python prints its name alone. */
+    @ParameterizedTest
+    @ValueSource(strings = {"torch.distributed.DistError", "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError",
+        "[rank0]: torch.distributed.DistNetworkError\r"})
+    void aFrameworksExceptionNamedAloneIsAFailure(String line) {
+      LogFacts f = withInit(line);
+      assertThat(f.signals().failed()).as(line).isTrue();
+    }
+
+    /** Other exceptions' names, and those names where no exception is raised, say nothing of the job. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+      "ValueError: invalid literal for int() with base 10: 'x'",
+      "metrics: NodeDistError: 0.12 MeanDistError: 0.08",
+      "retrying after DistNetworkError (attempt 1 of 3)",
+      "handler registered for torch.distributed.DistStoreError and DistBackendError.",
+      "UserWarning: NcclErrors are retried by the launcher",
+      "Error: Dist"
+    })
+    void otherExceptionsAndMentionsAreNoFailure(String line) {
+      LogFacts f = withInit(line);
+      assertThat(f.signals().failed()).as(line).isFalse();
     }
 
     @Test

@@ -613,7 +613,7 @@ class LogParserTest {
               "ib_async_event", "local catastrophic error", null),
           arguments("NCCL INFO Failed to open libibverbs.so[.1]", "libibverbs_missing", "libibverbs.so[.1]", null),
           arguments("NCCL INFO Failed to initialize NET plugin IB", "net_plugin_init", "IB", null),
-          arguments("init.cc:1 NCCL WARN Failed to initialize any NET plugin", "net_plugin_init", "any", null),
+          arguments("init.cc:1 NCCL WARN Failed to initialize any NET plugin", "net_none", null, null),
           arguments("init.cc:1 NCCL WARN Error: network ib not found.", "net_not_found", "ib", null),
           arguments("NCCL INFO External network plugin libnccl-net.so is unsupported", "net_plugin_load",
               "libnccl-net.so", null),

@@ -10,6 +10,15 @@ final class CrashMarkers {
   private static final byte[] CORE_DUMPED = ascii("core dumped");
   private static final byte[] WATCHDOG = ascii("Watchdog caught collective operation timeout");
   private static final byte[] FATAL_PYTHON = ascii("Fatal Python error");
+  // The last line of an uncaught exception that a distributed job's framework raises when a rank
+  // fails, "<module>.<Class>Error: message" or the name alone: PyTorch's distributed errors (torch/distributed's
+  // DistError and its DistBackendError, DistStoreError, DistNetworkError), torchrun's
+  // ChildFailedError and rendezvous errors, Horovod's HorovodInternalError, CuPy's NcclError
+  private static final byte[][] ERROR_CLASSES = {ascii("DistBackend"), ascii("DistStore"), ascii("DistNetwork"),
+      ascii("Dist"), ascii("ChildFailed"), ascii("RendezvousTimeout"), ascii("RendezvousConnection"),
+      ascii("HorovodInternal"), ascii("Nccl")};
+  // (an exception raised without a message prints its name alone)
+  private static final byte[] ERROR = ascii("Error");
   private static final byte[][] NCCL_RESULTS = {ascii("ncclSystemError"), ascii("ncclInternalError"),
       ascii("ncclRemoteError"), ascii("ncclUnhandledCudaError"), ascii("ncclInvalidUsage"),
       ascii("ncclInvalidArgument"), ascii("ncclTimeout")};
@@ -25,6 +34,8 @@ final class CrashMarkers {
   private static final long B_E = Bytes.broadcast((byte) 'e');
   private static final long B_O = Bytes.broadcast((byte) 'o');
   private static final long B_A = Bytes.broadcast((byte) 'a');
+  private static final long B_E_UPPER = Bytes.broadcast((byte) 'E');
+  private static final long B_R = Bytes.broadcast((byte) 'r');
 
   /**
    * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
@@ -40,17 +51,18 @@ final class CrashMarkers {
       long marks = Bytes.zeroBytes(w ^ B_S) & (Bytes.zeroBytes(next ^ B_I) | Bytes.zeroBytes(next ^ B_E))
           | Bytes.zeroBytes(w ^ B_C) & Bytes.zeroBytes(next ^ B_O)
           | (Bytes.zeroBytes(w ^ B_W) | Bytes.zeroBytes(w ^ B_F)) & Bytes.zeroBytes(next ^ B_A)
-          | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C);
+          | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C)
+          | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R);
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
-        if (markerAt(b, i + Bytes.firstMarkedByte(marks), e)) {
+        if (markerAt(b, s, i + Bytes.firstMarkedByte(marks), e)) {
           return true;
         }
         marks &= marks - 1;
       }
     }
     for (; i < e - 1; i++) {
-      if (markerAt(b, i, e)) {
+      if (markerAt(b, s, i, e)) {
         return true;
       }
     }
@@ -79,7 +91,8 @@ final class CrashMarkers {
           | Bytes.zeroBytes(w ^ B_S) & (Bytes.zeroBytes(next ^ B_I) | Bytes.zeroBytes(next ^ B_E))
           | Bytes.zeroBytes(w ^ B_C) & Bytes.zeroBytes(next ^ B_O)
           | (Bytes.zeroBytes(w ^ B_W) | Bytes.zeroBytes(w ^ B_F)) & Bytes.zeroBytes(next ^ B_A)
-          | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C);
+          | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C)
+          | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R);
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: the bytes themselves are looked at
         int at = i + Bytes.firstMarkedByte(marks);
@@ -87,7 +100,7 @@ final class CrashMarkers {
           if (startsWith(b, at, e, NCCL)) {
             return at | crash;
           }
-        } else if (crash == 0 && markerAt(b, at, e)) {
+        } else if (crash == 0 && markerAt(b, s, at, e)) {
           crash = CRASH;
         }
         marks &= marks - 1;
@@ -97,15 +110,15 @@ final class CrashMarkers {
       if (b[i] == 'N' && startsWith(b, i, e, NCCL)) {
         return i | crash;
       }
-      if (crash == 0 && markerAt(b, i, e)) {
+      if (crash == 0 && markerAt(b, s, i, e)) {
         crash = CRASH;
       }
     }
     return 0xFFFFFFFFL | crash; // -1 in the low bits
   }
 
-  /** Whether one of the markers starts at i (i + 1 < e). */
-  private static boolean markerAt(byte[] b, int i, int e) {
+  /** Whether one of the markers starts (an exception's: its "Error:") at i (s <= i, i + 1 < e). */
+  private static boolean markerAt(byte[] b, int s, int i, int e) {
     byte x = b[i];
     byte y = b[i + 1];
     switch (x) {
@@ -121,6 +134,10 @@ final class CrashMarkers {
       }
       case 'c' -> {
         return y == 'o' && startsWith(b, i, e, CORE_DUMPED);
+      }
+      case 'E' -> {
+        return y == 'r' && startsWith(b, i, e, ERROR) && (i + 5 == e || b[i + 5] == ':' || b[i + 5] == '\r')
+            && errorClassBefore(b, s, i);
       }
       case 'W' -> {
         return y == 'a' && startsWith(b, i, e, WATCHDOG);
@@ -142,5 +159,20 @@ final class CrashMarkers {
         return false;
       }
     }
+  }
+
+  /** Whether one of {@link #ERROR_CLASSES}, as a whole name (no letter, digit or '_' before it), ends at i. */
+  private static boolean errorClassBefore(byte[] b, int s, int i) {
+    for (byte[] c : ERROR_CLASSES) {
+      int from = i - c.length;
+      if (from >= s && startsWith(b, from, i, c) && (from == s || !isNameByte(b[from - 1]))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isNameByte(byte c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_';
   }
 }

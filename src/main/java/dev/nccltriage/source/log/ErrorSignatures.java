@@ -40,9 +40,13 @@ final class ErrorSignatures {
       Pattern.compile("(?:NET/Socket ?: no interface found|no socket interface found|No usable listening interface found)");
   static final Pattern PLUGIN_LOADED =
       Pattern.compile("^(?:NET/Plugin ?: Loaded net plugin (.+?) \\(v\\d+\\)|Successfully loaded external (?:network )?plugin (\\S+)|P2P plugin (?:v\\d+ )?(\\S+))");
+  // misc/socket.cc: "Connect to %s failed : %s" (to 2.11), "socketPollConnect: Connect to %s returned
+  // %d(%s) errno %d(%s)" and, once its retries are spent, "connect [to %s] returned %s, exceeded error
+  // retry count ..." (the INFO lines before it end ", retrying ..." and are no failure)
   private static final Pattern CONNECT =
-      Pattern.compile("(?:[Cc]onnect to (\\S+) failed(?: ?: ?(.+?))?\\.?$|Proxy Call to rank (\\d+) failed \\(Connect\\)"
-          + "|Failed to execute operation Connect)");
+      Pattern.compile("(?:[Cc]onnect to (\\S+) failed(?: ?: ?(.+?))?\\.?$"
+          + "|[Cc]onnect(?: to (\\S{1,256}))? returned (?:-?\\d{1,9}\\()?([^,()]{1,128}?)\\)?(?:, exceeded| errno)"
+          + "|Proxy Call to rank (\\d+) failed \\(Connect\\)|Failed to execute operation Connect)");
   private static final Pattern REMOTE =
       Pattern.compile("(remote process exited or there was a network error|Connection closed by remote peer"
           + "|Connection reset by peer)");
@@ -163,9 +167,12 @@ final class ErrorSignatures {
       return new Outcome(ErrorKind.LIBIBVERBS_MISSING, lib, null, null, true, false, false, -1, true);
     }
     if ((all || msg.startsWith("Failed to initialize ")) && (m = PLUGIN_INIT_FAILED.matcher(msg)).lookingAt()) {
+      if (m.group(1) == null) {
+        // 2.27+: no network that NCCL may use started (2.10-2.26 say "Error: network X not found")
+        return Outcome.error(ErrorKind.NET_NONE, null, null);
+      }
       boolean ibNet = "IB".equals(m.group(1));
-      return new Outcome(ErrorKind.NET_PLUGIN_INIT, m.group(1) == null ? "any" : m.group(1), null, null, false, ibNet,
-          false, -1, true);
+      return new Outcome(ErrorKind.NET_PLUGIN_INIT, m.group(1), null, null, false, ibNet, false, -1, true);
     }
     if ((all || msg.startsWith("External network plugin ")) && (m = PLUGIN_UNSUPPORTED.matcher(msg)).lookingAt()) {
       return Outcome.error(ErrorKind.NET_PLUGIN_LOAD, m.group(1), null);
@@ -194,8 +201,8 @@ final class ErrorSignatures {
     }
     boolean connect = (has & GuardWords.ONNECT) != 0;
     if ((all || connect) && (m = all ? found(CONNECT.matcher(msg)) : connectAt(msg)) != null) {
-      String detail = m.group(2) != null ? m.group(2).strip()
-          : m.group(3) != null ? "proxy connect to rank " + m.group(3) : m.group(1) != null ? null : "proxy connect";
+      String detail = m.group(2) != null ? m.group(2).strip() : m.group(4) != null ? m.group(4).strip()
+          : m.group(5) != null ? "proxy connect to rank " + m.group(5) : m.group(1) != null ? null : "proxy connect";
       return Outcome.error(ErrorKind.CONNECT, detail, null);
     }
     if (all || connect || (has & GuardWords.REMOTE_EXITED) != 0) {
@@ -240,7 +247,7 @@ final class ErrorSignatures {
   // once per line of a failing job: an unanchored alternation is tried at every offset (slow under
   // C1), while its literal parts say where a match can start. The unguarded path keeps the plain
   // find(), and ErrorGuardsTest checks that both answer alike.
-  private static final String[] CONNECT_STARTS = {"onnect to ", "Proxy Call to rank ", "Failed to execute operation Connect"};
+  private static final String[] CONNECT_STARTS = {"onnect", "Proxy Call to rank ", "Failed to execute operation Connect"};
   private static final String[] REMOTE_TEXTS = {
     "remote process exited or there was a network error", "Connection closed by remote peer", "Connection reset by peer"
   };

@@ -18,13 +18,33 @@ class CrashMarkerScanTest {
       "ncclInternalError", "ncclRemoteError", "ncclUnhandledCudaError", "ncclInvalidUsage",
       "ncclInvalidArgument", "ncclTimeout");
 
+  // a framework's exception, named whole, then ':', a CR or the line's end
+  private static final java.util.regex.Pattern EXCEPTION = java.util.regex.Pattern.compile(
+      "(?<![A-Za-z0-9_])(?:DistBackend|DistStore|DistNetwork|Dist|ChildFailed|RendezvousTimeout|RendezvousConnection"
+          + "|HorovodInternal|Nccl)(Error)(?::|\r|$)");
+  private static final List<String> EXCEPTIONS = List.of("torch.distributed.DistBackendError:", "DistStoreError:",
+      "x.DistNetworkError", "DistError:", "errors.ChildFailedError:", "RendezvousTimeoutError\r",
+      "RendezvousConnectionError:", "HorovodInternalError:", "nccl.NcclError:");
+
+  /** Where the first exception's "Error" starts, or -1. */
+  private static int exceptionAt(String line) {
+    java.util.regex.Matcher m = EXCEPTION.matcher(line);
+    return m.find() ? m.start(1) : -1;
+  }
+
   private static boolean plainScan(String line) {
     for (String m : MARKERS) {
       if (line.contains(m)) {
         return true;
       }
     }
-    return false;
+    return exceptionAt(line) >= 0;
+  }
+
+  /** A marker or an exception, cut short or whole. */
+  private static String someMarker(Random r) {
+    String m = r.nextBoolean() ? MARKERS.get(r.nextInt(MARKERS.size())) : EXCEPTIONS.get(r.nextInt(EXCEPTIONS.size()));
+    return r.nextBoolean() ? m : m.substring(0, 1 + r.nextInt(m.length()));
   }
 
   private static boolean scan(String line, int pad) {
@@ -50,6 +70,21 @@ class CrashMarkerScanTest {
   }
 
   @Test
+  void everyExceptionIsFoundAtEveryOffsetWhenNamedWhole() {
+    for (String x : EXCEPTIONS) {
+      for (int before = 0; before < 12; before++) {
+        for (String lead : List.of("", " ", ".", "[rank0]: ", "a", "_")) {
+          String line = "x".repeat(before) + lead + x;
+          for (int pad = 0; pad < 9; pad++) {
+            assertThat(scan(line, pad)).as("%s, pad %d", line, pad).isEqualTo(plainScan(line));
+          }
+          assertThat(scan(line + " more", 0)).as(line + " more").isEqualTo(plainScan(line + " more"));
+        }
+      }
+    }
+  }
+
+  @Test
   void aMarkerCutByTheEndOfTheRangeIsNotFound() {
     for (String m : MARKERS) {
       for (int keep = 1; keep < m.length(); keep++) {
@@ -62,15 +97,14 @@ class CrashMarkerScanTest {
   @Test
   void randomLinesOfMarkerBytesAnswerAsAPlainScan() {
     // lines made of the markers' own letters, so that candidates and near misses are everywhere
-    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg ncl\u00ff\u0000";
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg ncl\u00ff\u0000DistEror:.\r_Nc";
     Random r = new Random(11);
     for (int i = 0; i < 20_000; i++) {
       StringBuilder sb = new StringBuilder();
       int n = r.nextInt(60);
       for (int j = 0; j < n; j++) {
         if (r.nextInt(40) == 0) {
-          String m = MARKERS.get(r.nextInt(MARKERS.size()));
-          sb.append(m, 0, 1 + r.nextInt(m.length()));
+          sb.append(someMarker(r));
         } else {
           sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
         }
@@ -88,13 +122,14 @@ class CrashMarkerScanTest {
         return true;
       }
     }
-    return false;
+    int x = exceptionAt(line);
+    return x >= 0 && x < limit;
   }
 
   @Test
   void theEnvelopeAndCrashScanAnswersAsTheTwoPlainSearches() {
     // the markers' letters and the envelope's, so that both are near everywhere
-    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ff";
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_Nc";
     List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp");
     Random r = new Random(12);
     for (int i = 0; i < 30_000; i++) {
@@ -103,8 +138,7 @@ class CrashMarkerScanTest {
       for (int j = 0; j < n; j++) {
         int k = r.nextInt(60);
         if (k == 0) {
-          String m = MARKERS.get(r.nextInt(MARKERS.size()));
-          sb.append(m, 0, 1 + r.nextInt(m.length()));
+          sb.append(someMarker(r));
         } else if (k == 1) {
           sb.append(pieces.get(r.nextInt(pieces.size())));
         } else {
