@@ -15,6 +15,8 @@ public final class LogFactSet {
         .min(Version::compareTo).orElse(null);
     s.put("log.ncclVersion", lowest, f.evidenceFor("versions"));
     if (f.ncclLines() == 0) {
+      // a job that failed before NCCL printed a line (at its framework's rendezvous, say)
+      failures(s, f);
       return s;
     }
     List<Evidence> nodesEv = nodesEvidence(f);
@@ -83,7 +85,7 @@ public final class LogFactSet {
     gdrDecisions(s, f);
     LogSignals sig = f.signals();
     s.put("gdr.logged", sig.gdrLogged(), f.evidenceFor("gdrLogged"));
-    s.put("log.failed", sig.failed(), f.evidenceFor("failures"));
+    failures(s, f);
     s.put("log.warnings", sig.warnings(), f.evidenceFor("warnings"));
     s.put("net.initLogged", sig.initLogged(), f.evidenceFor("bootstrap"));
     s.put("log.kubernetes", sig.kubernetes(), f.evidenceFor("kubernetes"));
@@ -155,6 +157,17 @@ public final class LogFactSet {
     s.put("gdr.distanceDisabled", distance, di);
     s.put("gdr.enabledLogged", enabled, en);
     s.put("gdr.pluginDisabled", plugin, pl);
+  }
+
+  /** Whether the job failed, and what PyTorch said of it (its rendezvous, its watchdog). */
+  private static void failures(FactSet s, LogFacts f) {
+    s.put("log.failed", f.signals().failed(), f.evidenceFor("failures"));
+    List<Evidence> timeouts = f.evidenceFor("collectiveTimeouts");
+    s.put("log.collectiveTimeout", !timeouts.isEmpty(), timeouts);
+    for (String k : new String[] {"Connect", "Clients", "Lost"}) {
+      List<Evidence> ev = f.evidenceFor("rendezvous" + k);
+      s.put("rendezvous." + k.toLowerCase(java.util.Locale.ROOT), !ev.isEmpty(), ev);
+    }
   }
 
   private static void errors(FactSet s, LogFacts f) {

@@ -23,6 +23,11 @@ final class LogAccumulator {
   /** WARN lines, and the lines that show the job failing (a WARN that is not a probe's, an error unwind, a crash). */
   final EvidenceList warnings = new EvidenceList();
   final EvidenceList failures = new EvidenceList();
+  /** Failure lines of PyTorch's rendezvous store and its watchdog ({@link FrameworkFailures}), by kind. */
+  final EvidenceList rendezvousConnect = new EvidenceList();
+  final EvidenceList rendezvousClients = new EvidenceList();
+  final EvidenceList rendezvousLost = new EvidenceList();
+  final EvidenceList collectiveTimeouts = new EvidenceList();
   /** Lines that show Kubernetes (kubectl's [pod/NAME/CONTAINER] prefix). */
   final EvidenceList kubernetes = new EvidenceList();
   /** Interfaces NCCL listed with an IPv6 link-local (fe80::/10) address, and with a loopback one. */
@@ -50,6 +55,16 @@ final class LogAccumulator {
   long ncclLines;
   long unplaced;
   long truncated;
+
+  /** The list of a {@link FrameworkFailures} kind. */
+  EvidenceList frameworkFailures(int kind) {
+    return switch (kind) {
+      case FrameworkFailures.STORE_CONNECT -> rendezvousConnect;
+      case FrameworkFailures.STORE_CLIENTS -> rendezvousClients;
+      case FrameworkFailures.STORE_LOST -> rendezvousLost;
+      default -> collectiveTimeouts;
+    };
+  }
 
   static final class GdrAcc {
     final boolean enabled;
@@ -304,6 +319,10 @@ final class LogAccumulator {
     dmabuf.addAll(o.dmabuf, off);
     warnings.addAll(o.warnings, off);
     failures.addAll(o.failures, off);
+    rendezvousConnect.addAll(o.rendezvousConnect, off);
+    rendezvousClients.addAll(o.rendezvousClients, off);
+    rendezvousLost.addAll(o.rendezvousLost, off);
+    collectiveTimeouts.addAll(o.collectiveTimeouts, off);
     kubernetes.addAll(o.kubernetes, off);
     linkLocal.addAll(o.linkLocal, off);
     loopback.addAll(o.loopback, off);

@@ -149,6 +149,10 @@ final class LogParser implements LineSink {
       boolean crash = crashOf == b && crashFrom == s && crashTo == e ? crashFound : CrashMarkers.isCrash(b, s, e);
       if (crash) {
         slot.record(acc.failures);
+        int kind = FrameworkFailures.kind(b, s, e);
+        if (kind != 0) {
+          slot.record(acc.frameworkFailures(kind));
+        }
       } else {
         TestsPreamble.parse(acc, slot, b, s, e);
       }

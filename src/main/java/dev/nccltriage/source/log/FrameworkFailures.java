@@ -1,0 +1,42 @@
+package dev.nccltriage.source.log;
+
+import static dev.nccltriage.source.log.Bytes.ascii;
+
+/**
+ * What a framework's failure line says, by the texts PyTorch prints (torch/csrc/distributed/c10d:
+ * socket.cpp, TCPStore.cpp, ProcessGroupNCCL.cpp): a failure of its rendezvous (the c10d TCPStore
+ * at MASTER_ADDR:MASTER_PORT that every rank joins before NCCL starts), or a collective that its
+ * watchdog timed out. Asked only of a line that {@link CrashMarkers} found to be a failure, so its
+ * cost is a failing job's, not a healthy log's.
+ */
+final class FrameworkFailures {
+  /** "The client socket has timed out after ...ms while trying to connect to (host, port)." and "... failed to connect to (...)". */
+  static final int STORE_CONNECT = 1;
+  /** "Timed out after N seconds waiting for clients. k/n clients joined.": rank 0 waited for ranks that never came. */
+  static final int STORE_CLIENTS = 2;
+  /** "... retrieving ncclUniqueId from [0] via c10d key-value store ..., but store->get(...) got error": the store went away. */
+  static final int STORE_LOST = 3;
+  /** "Watchdog caught collective operation timeout: WorkNCCL(...) ran for N milliseconds before timing out." */
+  static final int COLLECTIVE_TIMEOUT = 4;
+
+  private static final byte[] CONNECT_TO = ascii("connect to (");
+  private static final byte[] WAITING_FOR_CLIENTS = ascii("waiting for clients");
+  private static final byte[] KEY_VALUE_STORE = ascii("via c10d key-value store");
+  private static final byte[] WATCHDOG = ascii("Watchdog caught collective operation timeout");
+
+  private FrameworkFailures() {}
+
+  /** The kind of failure the line b[s, e) reports, or 0. */
+  static int kind(byte[] b, int s, int e) {
+    if (Bytes.indexOf(b, s, e, WATCHDOG) >= 0) {
+      return COLLECTIVE_TIMEOUT;
+    }
+    if (Bytes.indexOf(b, s, e, WAITING_FOR_CLIENTS) >= 0) {
+      return STORE_CLIENTS;
+    }
+    if (Bytes.indexOf(b, s, e, KEY_VALUE_STORE) >= 0) {
+      return STORE_LOST;
+    }
+    return Bytes.indexOf(b, s, e, CONNECT_TO) >= 0 ? STORE_CONNECT : 0;
+  }
+}

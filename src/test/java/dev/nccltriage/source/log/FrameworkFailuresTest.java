@@ -1,0 +1,27 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** PyTorch's failure texts (c10d's socket.cpp, TCPStore.cpp, ProcessGroupNCCL.cpp) and their kinds. */
+class FrameworkFailuresTest {
+  @ParameterizedTest(name = "{1}: {0}")
+  @CsvSource(delimiter = '|', value = {
+    "torch.distributed.DistNetworkError: The client socket has timed out after 20000ms while trying to connect to (127.0.0.1, 29599).|1",
+    "[rank3]: torch.distributed.DistNetworkError: The client socket has failed to connect to (trainer-master-0, 29500).|1",
+    "torch.distributed.DistStoreError: Timed out after 21 seconds waiting for clients. 1/2 clients joined.|2",
+    "torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Failed to recv|3",
+    "[rank0]:[E1204 15:15:03.177 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE) ran for 15072 milliseconds before timing out.|4",
+    // failures that say nothing of the rendezvous or a collective's timeout
+    "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3780, remote process exited or there was a network error|0",
+    "Segmentation fault (core dumped)|0",
+    "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: false, code: -98, name: EADDRINUSE|0"
+  })
+  void kindOfAFailureLine(String line, int kind) {
+    byte[] padded = ("xx" + line + "yy").getBytes(StandardCharsets.UTF_8);
+    assertThat(FrameworkFailures.kind(padded, 2, padded.length - 2)).isEqualTo(kind);
+  }
+}
