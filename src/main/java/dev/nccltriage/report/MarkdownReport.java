@@ -69,7 +69,7 @@ public final class MarkdownReport {
     }
     if (v.probe() != null) {
       out.println();
-      out.println("### What would decide between the candidates");
+      out.println(v.candidates().isEmpty() ? "### What would decide" : "### What would decide between the candidates");
       out.println(v.probe());
     }
     if (!v.differs().isEmpty()) {
@@ -88,10 +88,11 @@ public final class MarkdownReport {
         codeBlock(out, f.evidence());
       }
     }
-    if (!v.advice().isEmpty()) {
+    List<String> advice = Advice.beyondProbe(v);
+    if (!advice.isEmpty()) {
       out.println();
       out.println("### Advice");
-      v.advice().forEach(a -> out.println("- " + a));
+      advice.forEach(a -> out.println("- " + a));
     }
     if (r.bw() != null) {
       BwSection b = r.bw();

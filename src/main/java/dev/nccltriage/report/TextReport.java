@@ -89,7 +89,7 @@ public final class TextReport {
       para(out, "  ", v.fix());
     }
     if (v.probe() != null) {
-      section(out, "What would decide between the candidates");
+      section(out, v.candidates().isEmpty() ? "What would decide" : "What would decide between the candidates");
       para(out, "  ", v.probe());
     }
     if (!v.differs().isEmpty()) {
@@ -111,9 +111,10 @@ public final class TextReport {
         evidence(out, f.evidence(), "      ");
       }
     }
-    if (!v.advice().isEmpty()) {
+    List<String> advice = Advice.beyondProbe(v);
+    if (!advice.isEmpty()) {
       section(out, "Advice");
-      v.advice().forEach(a -> para(out, "  - ", a, 4));
+      advice.forEach(a -> para(out, "  - ", a, 4));
     }
     if (r.log() != null) {
       logSummary(out, r.log());
