@@ -230,7 +230,15 @@ class FailureSignalsTest {
               + "connect to (trainer-master-0, 29500).",
           "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
           "horovod.common.exceptions.HorovodInternalError: ncclAllReduce failed: unhandled system error",
-          "cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_UNHANDLED_CUDA_ERROR: unhandled cuda error");
+          "cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_UNHANDLED_CUDA_ERROR: unhandled cuda error",
+          // before PyTorch 2.1 the same failures were RuntimeErrors
+          "RuntimeError: NCCL communicator was aborted on rank 3.",
+          "RuntimeError: [1] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d key-value "
+              + "store by key '0', but store->get('0') got error: Connection reset by peer",
+          "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: "
+              + "store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)",
+          "RuntimeError: connect() timed out. Original timeout was 1800000 ms.",
+          "[rank1]: RuntimeError: Socket Timeout");
     }
 
     @ParameterizedTest
@@ -271,7 +279,9 @@ class FailureSignalsTest {
       "retrying after DistNetworkError (attempt 1 of 3)",
       "handler registered for torch.distributed.DistStoreError and DistBackendError.",
       "UserWarning: NcclErrors are retried by the launcher",
-      "Error: Dist"
+      "Error: Dist",
+      "handled RuntimeErrors: 0 (NCCL retries: 0)",
+      "MyRuntimeError: NCCL tuning table loaded"
     })
     void otherExceptionsAndMentionsAreNoFailure(String line) {
       LogFacts f = withInit(line);

@@ -19,6 +19,12 @@ final class CrashMarkers {
       ascii("HorovodInternal"), ascii("Nccl")};
   // (an exception raised without a message prints its name alone)
   private static final byte[] ERROR = ascii("Error");
+  // Before PyTorch 2.1 its distributed errors were RuntimeErrors: one is a failure when its text is
+  // NCCL's or c10d's (a communicator aborted, the unique id not fetched, the store's barrier or
+  // connect timing out), not any RuntimeError of the program's
+  private static final byte[] RUNTIME = ascii("Runtime");
+  private static final byte[][] RUNTIME_TEXTS = {ascii("NCCL"), ascii("nccl"), ascii("store based barrier"),
+      ascii("connect() timed out"), ascii("Socket Timeout"), ascii("waiting for clients"), ascii("connect to (")};
   private static final byte[][] NCCL_RESULTS = {ascii("ncclSystemError"), ascii("ncclInternalError"),
       ascii("ncclRemoteError"), ascii("ncclUnhandledCudaError"), ascii("ncclInvalidUsage"),
       ascii("ncclInvalidArgument"), ascii("ncclTimeout")};
@@ -137,7 +143,7 @@ final class CrashMarkers {
       }
       case 'E' -> {
         return y == 'r' && startsWith(b, i, e, ERROR) && (i + 5 == e || b[i + 5] == ':' || b[i + 5] == '\r')
-            && errorClassBefore(b, s, i);
+            && (errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, e));
       }
       case 'W' -> {
         return y == 'a' && startsWith(b, i, e, WATCHDOG);
@@ -166,6 +172,21 @@ final class CrashMarkers {
     for (byte[] c : ERROR_CLASSES) {
       int from = i - c.length;
       if (from >= s && startsWith(b, from, i, c) && (from == s || !isNameByte(b[from - 1]))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a whole "RuntimeError:" has its "Error" at i, and one of {@link #RUNTIME_TEXTS} follows in the line. */
+  private static boolean runtimeErrorOfNccl(byte[] b, int s, int i, int e) {
+    int from = i - RUNTIME.length;
+    if (from < s || !startsWith(b, from, i, RUNTIME) || from > s && isNameByte(b[from - 1])
+        || i + 5 == e || b[i + 5] != ':') {
+      return false;
+    }
+    for (byte[] t : RUNTIME_TEXTS) {
+      if (Bytes.indexOf(b, i + 6, e, t) >= 0) {
         return true;
       }
     }

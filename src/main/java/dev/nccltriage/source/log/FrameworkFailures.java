@@ -23,6 +23,10 @@ final class FrameworkFailures {
   private static final byte[] WAITING_FOR_CLIENTS = ascii("waiting for clients");
   private static final byte[] KEY_VALUE_STORE = ascii("via c10d key-value store");
   private static final byte[] WATCHDOG = ascii("Watchdog caught collective operation timeout");
+  // PyTorch before 2.1, RuntimeError's texts: the store's barrier found fewer workers than the
+  // world size; a rank's connect to the store timed out
+  private static final byte[] STORE_BARRIER = ascii("store based barrier");
+  private static final byte[] CONNECT_TIMED_OUT = ascii("connect() timed out");
 
   private FrameworkFailures() {}
 
@@ -31,12 +35,12 @@ final class FrameworkFailures {
     if (Bytes.indexOf(b, s, e, WATCHDOG) >= 0) {
       return COLLECTIVE_TIMEOUT;
     }
-    if (Bytes.indexOf(b, s, e, WAITING_FOR_CLIENTS) >= 0) {
+    if (Bytes.indexOf(b, s, e, WAITING_FOR_CLIENTS) >= 0 || Bytes.indexOf(b, s, e, STORE_BARRIER) >= 0) {
       return STORE_CLIENTS;
     }
     if (Bytes.indexOf(b, s, e, KEY_VALUE_STORE) >= 0) {
       return STORE_LOST;
     }
-    return Bytes.indexOf(b, s, e, CONNECT_TO) >= 0 ? STORE_CONNECT : 0;
+    return Bytes.indexOf(b, s, e, CONNECT_TO) >= 0 || Bytes.indexOf(b, s, e, CONNECT_TIMED_OUT) >= 0 ? STORE_CONNECT : 0;
   }
 }

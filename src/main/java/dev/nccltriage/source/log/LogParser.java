@@ -148,14 +148,19 @@ final class LogParser implements LineSink {
       acc.unplaced++;
       boolean crash = crashOf == b && crashFrom == s && crashTo == e ? crashFound : CrashMarkers.isCrash(b, s, e);
       if (crash) {
-        slot.record(acc.failures);
-        int kind = FrameworkFailures.kind(b, s, e);
-        if (kind != 0) {
-          slot.record(acc.frameworkFailures(kind));
-        }
+        failure(b, s, e);
       } else {
         TestsPreamble.parse(acc, slot, b, s, e);
       }
+    }
+  }
+
+  /** A line of another program that shows the job failing, and what PyTorch's words say of it. */
+  private void failure(byte[] b, int s, int e) {
+    slot.record(acc.failures);
+    int kind = FrameworkFailures.kind(b, s, e);
+    if (kind != 0) {
+      slot.record(acc.frameworkFailures(kind));
     }
   }
 
@@ -347,7 +352,12 @@ final class LogParser implements LineSink {
       }
       if (startsWith(b, lv, e, FAILURE) || startsWith(b, lv, e, ERROR)) {
         // nccl-tests' "Test NCCL failure", PyTorch's "NCCL error in: ...": the job failed
-        slot.record(acc.failures);
+        failure(b, s, e);
+        // recorded: line() is not to record it again as a crash (a framework's exception names it too)
+        crashOf = b;
+        crashFrom = s;
+        crashTo = e;
+        crashFound = false;
         return false;
       }
       at = indexOf(b, at + 1, e, NCCL);

@@ -22,14 +22,24 @@ class CrashMarkerScanTest {
   private static final java.util.regex.Pattern EXCEPTION = java.util.regex.Pattern.compile(
       "(?<![A-Za-z0-9_])(?:DistBackend|DistStore|DistNetwork|Dist|ChildFailed|RendezvousTimeout|RendezvousConnection"
           + "|HorovodInternal|Nccl)(Error)(?::|\r|$)");
-  private static final List<String> EXCEPTIONS = List.of("torch.distributed.DistBackendError:", "DistStoreError:",
+  private static final List<String> EXCEPTIONS = List.of("RuntimeError: NCCL", "RuntimeError: x nccl",
+      "RuntimeError: Socket Timeout", "torch.distributed.DistBackendError:", "DistStoreError:",
       "x.DistNetworkError", "DistError:", "errors.ChildFailedError:", "RendezvousTimeoutError\r",
       "RendezvousConnectionError:", "HorovodInternalError:", "nccl.NcclError:");
+
+  // a RuntimeError whose text is NCCL's or c10d's (PyTorch before 2.1)
+  private static final java.util.regex.Pattern RUNTIME = java.util.regex.Pattern.compile(
+      "(?<![A-Za-z0-9_])Runtime(Error):.*(?:NCCL|nccl|store based barrier|connect\\(\\) timed out|Socket Timeout"
+          + "|waiting for clients|connect to \\()", java.util.regex.Pattern.DOTALL);
 
   /** Where the first exception's "Error" starts, or -1. */
   private static int exceptionAt(String line) {
     java.util.regex.Matcher m = EXCEPTION.matcher(line);
-    return m.find() ? m.start(1) : -1;
+    int at = m.find() ? m.start(1) : -1;
+    java.util.regex.Matcher r = RUNTIME.matcher(line);
+    // the leftmost qualifying RuntimeError (a later one's text is part of an earlier one's)
+    int runtime = r.find() ? r.start(1) : -1;
+    return at < 0 ? runtime : runtime < 0 ? at : Math.min(at, runtime);
   }
 
   private static boolean plainScan(String line) {

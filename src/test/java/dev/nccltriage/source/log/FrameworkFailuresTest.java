@@ -15,6 +15,10 @@ class FrameworkFailuresTest {
     "torch.distributed.DistStoreError: Timed out after 21 seconds waiting for clients. 1/2 clients joined.|2",
     "torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Failed to recv|3",
     "[rank0]:[E1204 15:15:03.177 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE) ran for 15072 milliseconds before timing out.|4",
+    // PyTorch before 2.1: RuntimeErrors
+    "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)|2",
+    "RuntimeError: connect() timed out. Original timeout was 1800000 ms.|1",
+    "RuntimeError: [1] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer|3",
     // failures that say nothing of the rendezvous or a collective's timeout
     "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3780, remote process exited or there was a network error|0",
     "Segmentation fault (core dumped)|0",
