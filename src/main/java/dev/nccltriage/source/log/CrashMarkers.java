@@ -3,7 +3,10 @@ package dev.nccltriage.source.log;
 import static dev.nccltriage.source.log.Bytes.ascii;
 import static dev.nccltriage.source.log.Bytes.startsWith;
 
-/** The lines of other programs around NCCL that say the job crashed or a collective failed. */
+/**
+ * The lines of other programs around NCCL that say the job crashed, a collective failed, or a
+ * distributed framework raised its error.
+ */
 final class CrashMarkers {
   private static final byte[][] CRASH_S = {ascii("SIGSEGV"), ascii("SIGABRT"), ascii("SIGBUS"),
       ascii("Segmentation fault")};
@@ -11,9 +14,9 @@ final class CrashMarkers {
   private static final byte[] WATCHDOG = ascii("Watchdog caught collective operation timeout");
   private static final byte[] FATAL_PYTHON = ascii("Fatal Python error");
   // The last line of an uncaught exception that a distributed job's framework raises when a rank
-  // fails, "<module>.<Class>Error: message" or the name alone: PyTorch's distributed errors (torch/distributed's
-  // DistError and its DistBackendError, DistStoreError, DistNetworkError), torchrun's
-  // ChildFailedError and rendezvous errors, Horovod's HorovodInternalError, CuPy's NcclError
+  // fails, "<module>.<Class>Error: message" or the name alone: PyTorch's distributed errors
+  // (torch/distributed's DistError and its DistBackendError, DistStoreError, DistNetworkError),
+  // torchrun's ChildFailedError and rendezvous errors, Horovod's HorovodInternalError, CuPy's NcclError
   private static final byte[][] ERROR_CLASSES = {ascii("DistBackend"), ascii("DistStore"), ascii("DistNetwork"),
       ascii("Dist"), ascii("ChildFailed"), ascii("RendezvousTimeout"), ascii("RendezvousConnection"),
       ascii("HorovodInternal"), ascii("Nccl")};
