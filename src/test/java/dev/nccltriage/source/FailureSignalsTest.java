@@ -238,7 +238,10 @@ class FailureSignalsTest {
           "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: "
               + "store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)",
           "RuntimeError: connect() timed out. Original timeout was 1800000 ms.",
-          "[rank1]: RuntimeError: Socket Timeout");
+          "[rank1]: RuntimeError: Socket Timeout",
+          // JAX
+          "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:297: NCCL "
+              + "operation ncclGroupEnd() failed: unhandled system error");
     }
 
     @ParameterizedTest

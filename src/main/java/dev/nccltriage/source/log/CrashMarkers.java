@@ -22,10 +22,12 @@ final class CrashMarkers {
       ascii("HorovodInternal"), ascii("Nccl")};
   // (an exception raised without a message prints its name alone)
   private static final byte[] ERROR = ascii("Error");
-  // Before PyTorch 2.1 its distributed errors were RuntimeErrors: one is a failure when its text is
-  // NCCL's or c10d's (a communicator aborted, the unique id not fetched, the store's barrier or
-  // connect timing out), not any RuntimeError of the program's
+  // Before PyTorch 2.1 its distributed errors were RuntimeErrors, and JAX's are XlaRuntimeErrors: one
+  // is a failure when its text is NCCL's or c10d's (a communicator aborted, "NCCL operation ...
+  // failed", the unique id not fetched, the store's barrier or connect timing out), not any
+  // RuntimeError of the program's
   private static final byte[] RUNTIME = ascii("Runtime");
+  private static final byte[] XLA = ascii("Xla");
   private static final byte[][] RUNTIME_TEXTS = {ascii("NCCL"), ascii("nccl"), ascii("store based barrier"),
       ascii("connect() timed out"), ascii("Socket Timeout"), ascii("waiting for clients"), ascii("connect to (")};
   private static final byte[][] NCCL_RESULTS = {ascii("ncclSystemError"), ascii("ncclInternalError"),
@@ -181,11 +183,19 @@ final class CrashMarkers {
     return false;
   }
 
-  /** Whether a whole "RuntimeError:" has its "Error" at i, and one of {@link #RUNTIME_TEXTS} follows in the line. */
+  /**
+   * Whether a whole "RuntimeError:" or "XlaRuntimeError:" has its "Error" at i, and one of {@link
+   * #RUNTIME_TEXTS} follows in the line.
+   */
   private static boolean runtimeErrorOfNccl(byte[] b, int s, int i, int e) {
     int from = i - RUNTIME.length;
-    if (from < s || !startsWith(b, from, i, RUNTIME) || from > s && isNameByte(b[from - 1])
-        || i + 5 == e || b[i + 5] != ':') {
+    if (from < s || !startsWith(b, from, i, RUNTIME) || i + 5 == e || b[i + 5] != ':') {
+      return false;
+    }
+    if (from - XLA.length >= s && startsWith(b, from - XLA.length, from, XLA)) {
+      from -= XLA.length;
+    }
+    if (from > s && isNameByte(b[from - 1])) {
       return false;
     }
     for (byte[] t : RUNTIME_TEXTS) {

@@ -23,13 +23,14 @@ class CrashMarkerScanTest {
       "(?<![A-Za-z0-9_])(?:DistBackend|DistStore|DistNetwork|Dist|ChildFailed|RendezvousTimeout|RendezvousConnection"
           + "|HorovodInternal|Nccl)(Error)(?::|\r|$)");
   private static final List<String> EXCEPTIONS = List.of("RuntimeError: NCCL", "RuntimeError: x nccl",
+      "XlaRuntimeError: INTERNAL: NCCL", "aXlaRuntimeError: nccl",
       "RuntimeError: Socket Timeout", "torch.distributed.DistBackendError:", "DistStoreError:",
       "x.DistNetworkError", "DistError:", "errors.ChildFailedError:", "RendezvousTimeoutError\r",
       "RendezvousConnectionError:", "HorovodInternalError:", "nccl.NcclError:");
 
   // a RuntimeError whose text is NCCL's or c10d's (PyTorch before 2.1)
   private static final java.util.regex.Pattern RUNTIME = java.util.regex.Pattern.compile(
-      "(?<![A-Za-z0-9_])Runtime(Error):.*(?:NCCL|nccl|store based barrier|connect\\(\\) timed out|Socket Timeout"
+      "(?<![A-Za-z0-9_])(?:Xla)?Runtime(Error):.*(?:NCCL|nccl|store based barrier|connect\\(\\) timed out|Socket Timeout"
           + "|waiting for clients|connect to \\()", java.util.regex.Pattern.DOTALL);
 
   /** Where the first exception's "Error" starts, or -1. */
