@@ -239,6 +239,11 @@ class FailureSignalsTest {
               + "store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)",
           "RuntimeError: connect() timed out. Original timeout was 1800000 ms.",
           "[rank1]: RuntimeError: Socket Timeout",
+          // Open MPI when a rank aborts; glog/absl after a FATAL line (XLA, TensorFlow)
+          "MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD",
+          // (glog prints "*** Check failure stack trace: ***"; text after it keeps this test's exact
+          // evidence comparison: a line wrapped in "***" is shown without them, as markdown emphasis)
+          "*** Check failure stack trace: ***   (glog's own words)",
           // JAX
           "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:297: NCCL "
               + "operation ncclGroupEnd() failed: unhandled system error");

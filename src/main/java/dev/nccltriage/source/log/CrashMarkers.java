@@ -13,6 +13,10 @@ final class CrashMarkers {
   private static final byte[] CORE_DUMPED = ascii("core dumped");
   private static final byte[] WATCHDOG = ascii("Watchdog caught collective operation timeout");
   private static final byte[] FATAL_PYTHON = ascii("Fatal Python error");
+  // Open MPI when a rank calls MPI_Abort (it then kills every rank); glog/absl after a FATAL log line
+  // or a failed CHECK (XLA, TensorFlow, and other C++ around NCCL): the process aborts
+  private static final byte[] MPI_ABORT = ascii("MPI_ABORT was invoked");
+  private static final byte[] CHECK_FAILURE = ascii("Check failure stack trace");
   // The last line of an uncaught exception that a distributed job's framework raises when a rank
   // fails, "<module>.<Class>Error: message" or the name alone: PyTorch's distributed errors
   // (torch/distributed's DistError and its DistBackendError, DistStoreError, DistNetworkError),
@@ -47,6 +51,9 @@ final class CrashMarkers {
   private static final long B_A = Bytes.broadcast((byte) 'a');
   private static final long B_E_UPPER = Bytes.broadcast((byte) 'E');
   private static final long B_R = Bytes.broadcast((byte) 'r');
+  private static final long B_M_UPPER = Bytes.broadcast((byte) 'M');
+  private static final long B_P_UPPER = Bytes.broadcast((byte) 'P');
+  private static final long B_H = Bytes.broadcast((byte) 'h');
 
   /**
    * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
@@ -63,7 +70,9 @@ final class CrashMarkers {
           | Bytes.zeroBytes(w ^ B_C) & Bytes.zeroBytes(next ^ B_O)
           | (Bytes.zeroBytes(w ^ B_W) | Bytes.zeroBytes(w ^ B_F)) & Bytes.zeroBytes(next ^ B_A)
           | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C)
-          | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R);
+          | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R)
+          | Bytes.zeroBytes(w ^ B_M_UPPER) & Bytes.zeroBytes(next ^ B_P_UPPER)
+          | Bytes.zeroBytes(w ^ B_C_UPPER) & Bytes.zeroBytes(next ^ B_H);
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
         if (markerAt(b, s, i + Bytes.firstMarkedByte(marks), e)) {
@@ -103,7 +112,9 @@ final class CrashMarkers {
           | Bytes.zeroBytes(w ^ B_C) & Bytes.zeroBytes(next ^ B_O)
           | (Bytes.zeroBytes(w ^ B_W) | Bytes.zeroBytes(w ^ B_F)) & Bytes.zeroBytes(next ^ B_A)
           | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C)
-          | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R);
+          | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R)
+          | Bytes.zeroBytes(w ^ B_M_UPPER) & Bytes.zeroBytes(next ^ B_P_UPPER)
+          | Bytes.zeroBytes(w ^ B_C_UPPER) & Bytes.zeroBytes(next ^ B_H);
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: the bytes themselves are looked at
         int at = i + Bytes.firstMarkedByte(marks);
@@ -152,6 +163,12 @@ final class CrashMarkers {
       }
       case 'W' -> {
         return y == 'a' && startsWith(b, i, e, WATCHDOG);
+      }
+      case 'M' -> {
+        return y == 'P' && startsWith(b, i, e, MPI_ABORT);
+      }
+      case 'C' -> {
+        return y == 'h' && startsWith(b, i, e, CHECK_FAILURE);
       }
       case 'F' -> {
         return y == 'a' && startsWith(b, i, e, FATAL_PYTHON);

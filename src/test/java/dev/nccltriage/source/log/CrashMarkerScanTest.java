@@ -16,7 +16,7 @@ class CrashMarkerScanTest {
   private static final List<String> MARKERS = List.of("SIGSEGV", "SIGABRT", "SIGBUS", "Segmentation fault",
       "core dumped", "Watchdog caught collective operation timeout", "Fatal Python error", "ncclSystemError",
       "ncclInternalError", "ncclRemoteError", "ncclUnhandledCudaError", "ncclInvalidUsage",
-      "ncclInvalidArgument", "ncclTimeout");
+      "ncclInvalidArgument", "ncclTimeout", "MPI_ABORT was invoked", "Check failure stack trace");
 
   // a framework's exception, named whole, then ':', a CR or the line's end
   private static final java.util.regex.Pattern EXCEPTION = java.util.regex.Pattern.compile(
@@ -108,7 +108,7 @@ class CrashMarkerScanTest {
   @Test
   void randomLinesOfMarkerBytesAnswerAsAPlainScan() {
     // lines made of the markers' own letters, so that candidates and near misses are everywhere
-    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg ncl\u00ff\u0000DistEror:.\r_Nc";
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg ncl\u00ff\u0000DistEror:.\r_NcMPCh";
     Random r = new Random(11);
     for (int i = 0; i < 20_000; i++) {
       StringBuilder sb = new StringBuilder();
@@ -140,7 +140,7 @@ class CrashMarkerScanTest {
   @Test
   void theEnvelopeAndCrashScanAnswersAsTheTwoPlainSearches() {
     // the markers' letters and the envelope's, so that both are near everywhere
-    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_Nc";
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_NcMPCh";
     List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp");
     Random r = new Random(12);
     for (int i = 0; i < 30_000; i++) {
