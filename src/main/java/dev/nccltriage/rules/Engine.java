@@ -240,7 +240,9 @@ public final class Engine {
     for (Rule.Step s : rules.steps()) {
       String status = stepStatus(s, facts);
       List<Evidence> ev = new ArrayList<>();
-      for (Condition c : new Condition[] {s.error(), s.fail(), s.warn(), s.pass()}) {
+      // a step that did not run (its skipped text says why) shows no other step's facts as its own
+      boolean notRun = status.equals("skip") && s.skipped() != null;
+      for (Condition c : notRun ? new Condition[0] : new Condition[] {s.error(), s.fail(), s.warn(), s.pass()}) {
         if (c != null) {
           for (Evidence e : evidence(c, facts)) {
             if (!ev.contains(e) && ev.size() < 6) {

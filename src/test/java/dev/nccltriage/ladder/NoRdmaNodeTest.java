@@ -75,6 +75,7 @@ class NoRdmaNodeTest {
     CliRun run = check("--log", CliRun.REPO.resolve(LOG).toString());
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(3);
     assertThat(run.json().at("/verdict/probe").asText()).contains("this node has no RDMA NIC");
+    assertThat(Captures.step(run.json(), 7).get("status").asText()).as("sockets by design, as step 1").isEqualTo("warn");
   }
 
   @Test
