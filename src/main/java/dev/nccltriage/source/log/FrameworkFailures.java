@@ -18,6 +18,8 @@ final class FrameworkFailures {
   static final int STORE_LOST = 3;
   /** "Watchdog caught collective operation timeout: WorkNCCL(...) ran for N milliseconds before timing out." */
   static final int COLLECTIVE_TIMEOUT = 4;
+  /** The evidence key of each kind, at kind - 1 (LogFactSet reads them by these names). */
+  static final String[] EVIDENCE_KEYS = {"rendezvousConnect", "rendezvousClients", "rendezvousLost", "collectiveTimeouts"};
 
   private static final byte[] CONNECT_TO = ascii("connect to (");
   private static final byte[] WAITING_FOR_CLIENTS = ascii("waiting for clients");

@@ -23,11 +23,15 @@ final class LogAccumulator {
   /** WARN lines, and the lines that show the job failing (a WARN that is not a probe's, an error unwind, a crash). */
   final EvidenceList warnings = new EvidenceList();
   final EvidenceList failures = new EvidenceList();
-  /** Failure lines of PyTorch's rendezvous store and its watchdog ({@link FrameworkFailures}), by kind. */
-  final EvidenceList rendezvousConnect = new EvidenceList();
-  final EvidenceList rendezvousClients = new EvidenceList();
-  final EvidenceList rendezvousLost = new EvidenceList();
-  final EvidenceList collectiveTimeouts = new EvidenceList();
+  /** Failure lines of PyTorch's rendezvous store and its watchdog, at their {@link FrameworkFailures} kind - 1. */
+  final EvidenceList[] frameworkFailures = new EvidenceList[FrameworkFailures.EVIDENCE_KEYS.length];
+
+  {
+    for (int k = 0; k < frameworkFailures.length; k++) {
+      frameworkFailures[k] = new EvidenceList();
+    }
+  }
+
   /** Lines that show Kubernetes (kubectl's [pod/NAME/CONTAINER] prefix). */
   final EvidenceList kubernetes = new EvidenceList();
   /** Interfaces NCCL listed with an IPv6 link-local (fe80::/10) address, and with a loopback one. */
@@ -55,16 +59,6 @@ final class LogAccumulator {
   long ncclLines;
   long unplaced;
   long truncated;
-
-  /** The list of a {@link FrameworkFailures} kind. */
-  EvidenceList frameworkFailures(int kind) {
-    return switch (kind) {
-      case FrameworkFailures.STORE_CONNECT -> rendezvousConnect;
-      case FrameworkFailures.STORE_CLIENTS -> rendezvousClients;
-      case FrameworkFailures.STORE_LOST -> rendezvousLost;
-      default -> collectiveTimeouts;
-    };
-  }
 
   static final class GdrAcc {
     final boolean enabled;
@@ -319,10 +313,9 @@ final class LogAccumulator {
     dmabuf.addAll(o.dmabuf, off);
     warnings.addAll(o.warnings, off);
     failures.addAll(o.failures, off);
-    rendezvousConnect.addAll(o.rendezvousConnect, off);
-    rendezvousClients.addAll(o.rendezvousClients, off);
-    rendezvousLost.addAll(o.rendezvousLost, off);
-    collectiveTimeouts.addAll(o.collectiveTimeouts, off);
+    for (int k = 0; k < frameworkFailures.length; k++) {
+      frameworkFailures[k].addAll(o.frameworkFailures[k], off);
+    }
     kubernetes.addAll(o.kubernetes, off);
     linkLocal.addAll(o.linkLocal, off);
     loopback.addAll(o.loopback, off);

@@ -160,7 +160,7 @@ final class LogParser implements LineSink {
     slot.record(acc.failures);
     int kind = FrameworkFailures.kind(b, s, e);
     if (kind != 0) {
-      slot.record(acc.frameworkFailures(kind));
+      slot.record(acc.frameworkFailures[kind - 1]);
     }
   }
 

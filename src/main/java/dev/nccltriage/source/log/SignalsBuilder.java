@@ -30,10 +30,9 @@ final class SignalsBuilder {
   static LogSignals build(LogAccumulator acc, List<ProcessState> procs, Map<String, List<ProcessState>> byHost,
       boolean rdmaTransportSeen, List<String> versions, Map<String, List<Evidence>> evidence) {
     evidence.put("failures", acc.failures.items());
-    evidence.put("rendezvousConnect", acc.rendezvousConnect.items());
-    evidence.put("rendezvousClients", acc.rendezvousClients.items());
-    evidence.put("rendezvousLost", acc.rendezvousLost.items());
-    evidence.put("collectiveTimeouts", acc.collectiveTimeouts.items());
+    for (int k = 0; k < acc.frameworkFailures.length; k++) {
+      evidence.put(FrameworkFailures.EVIDENCE_KEYS[k], acc.frameworkFailures[k].items());
+    }
     evidence.put("warnings", acc.warnings.items());
     evidence.put("linkLocal", acc.linkLocal.items());
     evidence.put("loopback", acc.loopback.items());
