@@ -29,6 +29,8 @@ final class Logs {
   static final Path SAMPLES = Path.of("samples", "logs");
   /** Real-world excerpts from public bug reports, with labels (samples/corpus/README.md). */
   static final Path CORPUS = Path.of("samples", "corpus");
+  /** Whole logs of real runs, one per process (samples/recorded/README.md). */
+  static final Path RECORDED = Path.of("samples", "recorded");
 
   private Logs() {}
 
@@ -89,9 +91,21 @@ final class Logs {
     }
   }
 
+  static List<Path> recordedLogs() {
+    if (!Files.isDirectory(RECORDED)) {
+      return List.of();
+    }
+    try (Stream<Path> s = Files.walk(RECORDED, 2)) {
+      return s.filter(p -> p.getFileName().toString().endsWith(".log") && Files.isRegularFile(p)).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   static List<Path> allLogs() {
     List<Path> l = new ArrayList<>(sampleLogs());
     l.addAll(corpusLogs());
+    l.addAll(recordedLogs());
     return l;
   }
 

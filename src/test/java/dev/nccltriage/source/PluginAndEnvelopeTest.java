@@ -258,4 +258,42 @@ class PluginAndEnvelopeTest {
       assertThat(texts(d.evidence())).containsExactly(other);
     }
   }
+
+  // ------------------------------------------------------------------------------------------
+  /**
+   * PyTorch's "Last error:" echoes NCCL's last WARN text alone on a line; behind a wrapper no table
+   * knows (stern's pod, grep -n's line number) it is read where that wrapper ends on NCCL's lines,
+   * not counting NCCL's own timestamp there, with a line number of another width.
+   */
+  @Nested
+  class BareEchoAfterAnUnknownWrapper {
+    private static final String WARN = "[2026-12-04 15:14:19] vm:475:475 [0] plugin/net.cc:379 NCCL WARN Failed to "
+        + "initialize any NET plugin";
+    private static final String ECHO = "Failed to initialize any NET plugin";
+
+    @Test
+    void afterSternsPodPastNcclsOwnTimestamp() {
+      LogFacts f = lines("trainer-0 pytorch " + WARN, "trainer-0 pytorch Last error:", "trainer-0 pytorch " + ECHO);
+      assertThat(f.ncclLines()).isEqualTo(2);
+      assertThat(error(f, "net_none").count()).isEqualTo(2);
+    }
+
+    @Test
+    void afterALineNumberOfMoreDigits() {
+      LogFacts f = lines("9:" + WARN, "10:Last error:", "11:" + ECHO);
+      assertThat(f.ncclLines()).isEqualTo(2);
+    }
+
+    @Test
+    void afterCatNsPaddedColumn() {
+      LogFacts f = lines(String.format("%6d\t", 9) + WARN, String.format("%6d\t", 10) + ECHO);
+      assertThat(f.ncclLines()).isEqualTo(2);
+    }
+
+    @Test
+    void notAfterAWrapperOfAnotherShape() {
+      LogFacts f = lines("trainer-0 pytorch " + WARN, "worker-1: " + ECHO, "trainer-0 trainer " + ECHO);
+      assertThat(f.ncclLines()).isEqualTo(1);
+    }
+  }
 }

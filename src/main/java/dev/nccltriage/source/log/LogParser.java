@@ -411,7 +411,13 @@ final class LogParser implements LineSink {
     // (any such wrapper, changing or not)
     int n = wrappers.skew;
     int other = wrappers.otherSkew;
-    return n > 0 && bareAt(b, k, k + n, tried, e) || other > 0 && bareAt(b, k, k + other, tried, e);
+    if (n > 0 && bareAt(b, k, k + n, tried, e) || other > 0 && bareAt(b, k, k + other, tried, e)) {
+      return true;
+    }
+    // a wrapper of that one's shape, without NCCL's own timestamp after it (not on another program's
+    // line), a line number of other digits
+    int at = wrappers.afterShape(b, k, e);
+    return at > k && bareAt(b, k, Envelope.afterWrappers(b, at, e), tried, e);
   }
 
   private boolean bareAt(byte[] b, int k, int at, int tried, int e) {

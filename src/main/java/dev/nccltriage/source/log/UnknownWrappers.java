@@ -15,6 +15,10 @@ final class UnknownWrappers {
   private final PrefixCache prefixes;
   int skew; // how far past the known wrappers the last NCCL line's unknown one ended; 0: none
   int otherSkew; // the length before, if another
+  // The last such wrapper without the known ones after it on NCCL's line (NCCL's own timestamp
+  // after stern's pod): what may stand before a bare message on another program's line.
+  private byte[] shape = new byte[16];
+  private int shapeLength;
   boolean varying; // a process's such wrapper changed from one of its lines to another
   boolean first; // the last line was found past such a wrapper: look there first
   int foundAt; // where find's prefix starts
@@ -32,12 +36,14 @@ final class UnknownWrappers {
     if (host == k) {
       skew = 0;
       otherSkew = 0;
+      shapeLength = 0;
       return false;
     }
     int n = host - k;
     if (n != skew) {
       otherSkew = skew;
       skew = n;
+      keepShape(b, k, host);
     }
     if (!proc.wrapperVaries) {
       int h = n;
@@ -50,6 +56,60 @@ final class UnknownWrappers {
       varying |= proc.wrapperVaries;
     }
     return proc.wrapperVaries;
+  }
+
+  /**
+   * Keeps [k, host) up to the known wrappers that end at host: up to the first token boundary from
+   * which {@link Envelope#afterWrappers} reaches host (only when a wrapper's length differs from the
+   * last one's, on a line whose prefix was not cached: rare).
+   */
+  private void keepShape(byte[] b, int k, int host) {
+    int end = host;
+    for (int p = k + 1; p < host; p++) {
+      byte c = b[p - 1];
+      if ((c == ' ' || c == '\t' || c == ':' || c == '|') && Envelope.afterWrappers(b, p, host) == host) {
+        end = p;
+        break;
+      }
+    }
+    int n = end - k;
+    if (shape.length < n) {
+      shape = new byte[Math.max(n, 2 * shape.length)];
+    }
+    System.arraycopy(b, k, shape, 0, n);
+    shapeLength = n;
+  }
+
+  /**
+   * Where a wrapper of the kept one's shape that starts at s ends, or -1: the same bytes, but a run
+   * of digits or of spaces for a run of any length (a line number, a time, their padding).
+   */
+  int afterShape(byte[] b, int s, int e) {
+    int i = 0;
+    int j = s;
+    while (i < shapeLength) {
+      byte c = shape[i];
+      if (j >= e || b[j] != c && !(isDigit(c) && isDigit(b[j]))) {
+        return -1;
+      }
+      if (isDigit(c) || c == ' ') {
+        boolean digits = isDigit(c);
+        while (i < shapeLength && (digits ? isDigit(shape[i]) : shape[i] == ' ')) {
+          i++;
+        }
+        while (j < e && (digits ? isDigit(b[j]) : b[j] == ' ')) {
+          j++;
+        }
+      } else {
+        i++;
+        j++;
+      }
+    }
+    return shapeLength > 0 ? j : -1;
+  }
+
+  private static boolean isDigit(byte c) {
+    return c >= '0' && c <= '9';
   }
 
   /**
