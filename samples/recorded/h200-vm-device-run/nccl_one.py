@@ -1,6 +1,8 @@
 # One rank of a tiny NCCL job: init, all_reduce 256 MiB ten times, report busbw, exit.
 import os, sys, time
-rank = int(os.environ["RANK"]); ws = int(os.environ["WORLD_SIZE"])
+# RANK/WORLD_SIZE as torchrun sets them, else Open MPI's
+rank = int(os.environ.get("RANK", os.environ.get("OMPI_COMM_WORLD_RANK", "0")))
+ws = int(os.environ.get("WORLD_SIZE", os.environ.get("OMPI_COMM_WORLD_SIZE", "1")))
 if os.environ.get("PER_RANK_HOSTID"):
     os.environ["NCCL_HOSTID"] = "node%d" % rank
 import torch, torch.distributed as dist
@@ -12,6 +14,13 @@ dist.init_process_group("nccl", rank=rank, world_size=ws, device_id=torch.device
 if os.environ.get("DIE_AFTER_INIT") and rank == ws - 1:
     print("rank %d exits on purpose after init" % rank, flush=True)
     os._exit(1)
+if os.environ.get("KILL_AFTER_INIT") and rank == ws - 1:
+    import signal
+    print("rank %d kills itself (SIGKILL) after init" % rank, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+if os.environ.get("OOM_AFTER_INIT") and rank == ws - 1:
+    print("rank %d asks for 400 GiB after init" % rank, flush=True)
+    y = torch.empty(400 * 1024 ** 3, dtype=torch.uint8, device="cuda")
 if os.environ.get("HOLD"):
     open("/tmp/hold-%d" % rank, "w").write(str(os.getpid()))
     time.sleep(float(os.environ["HOLD"]))

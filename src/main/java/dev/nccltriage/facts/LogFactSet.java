@@ -159,11 +159,15 @@ public final class LogFactSet {
     s.put("gdr.pluginDisabled", plugin, pl);
   }
 
-  /** Whether the job failed, and what PyTorch said of it (its rendezvous, its watchdog). */
+  /** Whether the job failed, and what PyTorch or the launcher said of it (its rendezvous, its watchdog, a rank's end). */
   private static void failures(FactSet s, LogFacts f) {
     s.put("log.failed", f.signals().failed(), f.evidenceFor("failures"));
     List<Evidence> timeouts = f.evidenceFor("collectiveTimeouts");
     s.put("log.collectiveTimeout", !timeouts.isEmpty(), timeouts);
+    List<Evidence> oom = f.evidenceFor("gpuOutOfMemory");
+    s.put("log.gpuOutOfMemory", !oom.isEmpty(), oom);
+    List<Evidence> killed = f.evidenceFor("rankKilled");
+    s.put("log.rankKilled", !killed.isEmpty(), killed);
     for (String k : new String[] {"Connect", "Clients", "Lost"}) {
       List<Evidence> ev = f.evidenceFor("rendezvous" + k);
       s.put("rendezvous." + k.toLowerCase(java.util.Locale.ROOT), !ev.isEmpty(), ev);

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * What the log says about the job beyond the four questions. {@code failed}: a WARN that is not a
- * recoverable probe, an error unwind, a crash or a failed collective; {@code initLogged}: a process's
+ * recoverable probe, an error unwind, a crash, a failed collective, an uncaught exception or a
+ * launcher's report of a rank's end; {@code initLogged}: a process's
  * network init is in the log (Bootstrap, NET/Plugin, NET/Socket or NET/IB lines, its version); {@code kubernetes},
  * {@code container} (a Pod, or docker's container-id host names) and {@code rdmaSeen} are true or null (nothing shown is not "no"); {@code gdrLogged}: GPUDirect RDMA
  * as NCCL's own decision lines tell it (none, some; null when they do not say); {@code

@@ -246,7 +246,19 @@ class FailureSignalsTest {
           "*** Check failure stack trace: ***   (glog's own words)",
           // JAX
           "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:297: NCCL "
-              + "operation ncclGroupEnd() failed: unhandled system error");
+              + "operation ncclGroupEnd() failed: unhandled system error",
+          // any exception that PyTorch's distributed excepthook prints (an uncaught one: the rank ends)
+          "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 400.00 GiB. GPU 0 has a total "
+              + "capacity of 139.80 GiB of which 135.81 GiB is free.",
+          "[rank7]: ValueError: too many values to unpack (expected 2)",
+          // launchers when a rank dies: Open MPI 4 (orterun) and 5 (prterun), Slurm, torchrun's agent
+          "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).",
+          "prterun noticed that process rank 3 with PID 4242 on node gpu-2 exited on signal 11 (Segmentation fault).",
+          "mpirun detected that one or more processes exited with non-zero status, thus causing",
+          "mpirun has exited due to process rank 1 with PID 0 on",
+          "srun: error: gpu-node-3: task 5: Exited with exit code 1",
+          "E1204 17:46:59.007000 481 torch/distributed/elastic/multiprocessing/api.py:986] failed (exitcode: -9) "
+              + "local_rank: 1 (pid: 643) of binary: /opt/torch/.venv/bin/python");
     }
 
     @ParameterizedTest
@@ -273,7 +285,7 @@ class FailureSignalsTest {
     /** An exception raised without a message: Python prints its name alone. */
     @ParameterizedTest
     @ValueSource(strings = {"torch.distributed.DistError", "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError",
-        "[rank0]: torch.distributed.DistNetworkError\r"})
+        "[rank0]: torch.distributed.DistNetworkError\r", "[default1]:[rank1]: AssertionError"})
     void aFrameworksExceptionNamedAloneIsAFailure(String line) {
       LogFacts f = withInit(line);
       assertThat(f.signals().failed()).as(line).isTrue();
@@ -289,7 +301,14 @@ class FailureSignalsTest {
       "UserWarning: NcclErrors are retried by the launcher",
       "Error: Dist",
       "handled RuntimeErrors: 0 (NCCL retries: 0)",
-      "MyRuntimeError: NCCL tuning table loaded"
+      "MyRuntimeError: NCCL tuning table loaded",
+      // a rank's tag before something that is not the exception's name, and texts near the launchers'
+      "[rank0]: step 100: no ValueError: 0",
+      "[rank0]:[W1204 17:46:53.946111270 ProcessGroupNCCL.cpp:1575] Warning: WARNING: destroy_process_group() was not called",
+      "rank0: ValueError: bad config (handled, using defaults)",
+      "child exited normally; exit code 0",
+      "the file does not exist, exiting with status 0",
+      "failed (exit code 1) retrying"
     })
     void otherExceptionsAndMentionsAreNoFailure(String line) {
       LogFacts f = withInit(line);

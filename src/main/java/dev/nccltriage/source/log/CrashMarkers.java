@@ -17,6 +17,17 @@ final class CrashMarkers {
   // or a failed CHECK (XLA, TensorFlow, and other C++ around NCCL): the process aborts
   private static final byte[] MPI_ABORT = ascii("MPI_ABORT was invoked");
   private static final byte[] CHECK_FAILURE = ascii("Check failure stack trace");
+  // Launchers when a rank dies, by their format strings: Open MPI's and PRRTE's mpirun ("%s noticed
+  // that process rank %lu with PID %lu on node %s exited on signal %d (%s).", "%s detected that one
+  // or more processes exited with non-zero status", "%s has exited due to process rank %lu with PID
+  // %lu on node %s ..."), Slurm's srun ("srun: error: %s: task %s: Exited with exit code %d")
+  private static final byte[][] EXITED = {ascii("exited on signal "), ascii("exited with non-zero status"),
+      ascii("exited due to process rank "), ascii("Exited with exit code ")};
+  // torchrun's agent: "failed (exitcode: %s) local_rank: %s (pid: %s) of binary: %s"
+  private static final byte[] FAILED_EXITCODE = ascii("failed (exitcode: ");
+  // PyTorch's distributed excepthook (init_process_group installs it) puts "[rank<N>]: " before each
+  // line of an uncaught exception's traceback; Python calls an excepthook for no other exception
+  private static final byte[] RANK_TAG = ascii("[rank");
   // The last line of an uncaught exception that a distributed job's framework raises when a rank
   // fails, "<module>.<Class>Error: message" or the name alone: PyTorch's distributed errors
   // (torch/distributed's DistError and its DistBackendError, DistStoreError, DistNetworkError),
@@ -54,12 +65,14 @@ final class CrashMarkers {
   private static final long B_M_UPPER = Bytes.broadcast((byte) 'M');
   private static final long B_P_UPPER = Bytes.broadcast((byte) 'P');
   private static final long B_H = Bytes.broadcast((byte) 'h');
+  private static final long B_X = Bytes.broadcast((byte) 'x');
+  private static final long B_I_LOWER = Bytes.broadcast((byte) 'i');
 
   /**
    * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
    * are other programs' and pass through here, so the two bytes that start a marker ("SI", "Se",
-   * "co", "Wa", "Fa", "nc") are looked for eight positions at a time (the word at i and the one a
-   * byte later), and only where both match is a marker compared.
+   * "co", "Wa", "Fa", "nc", "Er", "MP", "Ch", "xi") are looked for eight positions at a time (the
+   * word at i and the one a byte later), and only where both match is a marker compared.
    */
   static boolean isCrash(byte[] b, int s, int e) {
     int i = s;
@@ -72,7 +85,8 @@ final class CrashMarkers {
           | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C)
           | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R)
           | Bytes.zeroBytes(w ^ B_M_UPPER) & Bytes.zeroBytes(next ^ B_P_UPPER)
-          | Bytes.zeroBytes(w ^ B_C_UPPER) & Bytes.zeroBytes(next ^ B_H);
+          | Bytes.zeroBytes(w ^ B_C_UPPER) & Bytes.zeroBytes(next ^ B_H)
+          | Bytes.zeroBytes(w ^ B_X) & Bytes.zeroBytes(next ^ B_I_LOWER);
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
         if (markerAt(b, s, i + Bytes.firstMarkedByte(marks), e)) {
@@ -114,7 +128,8 @@ final class CrashMarkers {
           | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C)
           | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R)
           | Bytes.zeroBytes(w ^ B_M_UPPER) & Bytes.zeroBytes(next ^ B_P_UPPER)
-          | Bytes.zeroBytes(w ^ B_C_UPPER) & Bytes.zeroBytes(next ^ B_H);
+          | Bytes.zeroBytes(w ^ B_C_UPPER) & Bytes.zeroBytes(next ^ B_H)
+          | Bytes.zeroBytes(w ^ B_X) & Bytes.zeroBytes(next ^ B_I_LOWER);
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: the bytes themselves are looked at
         int at = i + Bytes.firstMarkedByte(marks);
@@ -159,7 +174,10 @@ final class CrashMarkers {
       }
       case 'E' -> {
         return y == 'r' && startsWith(b, i, e, ERROR) && (i + 5 == e || b[i + 5] == ':' || b[i + 5] == '\r')
-            && (errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, e));
+            && (errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, e) || uncaughtInRank(b, s, i));
+      }
+      case 'x' -> {
+        return y == 'i' && launcherExit(b, s, i, e);
       }
       case 'W' -> {
         return y == 'a' && startsWith(b, i, e, WATCHDOG);
@@ -221,6 +239,38 @@ final class CrashMarkers {
       }
     }
     return false;
+  }
+
+  /** Whether one of {@link #EXITED} starts at i - 1, or {@link #FAILED_EXITCODE} has its "xi" at i. */
+  private static boolean launcherExit(byte[] b, int s, int i, int e) {
+    if (i > s && (b[i - 1] == 'e' || b[i - 1] == 'E')) {
+      for (byte[] t : EXITED) {
+        if (startsWith(b, i - 1, e, t)) {
+          return true;
+        }
+      }
+    }
+    int from = i - 9; // "failed (e"
+    return from >= s && startsWith(b, from, e, FAILED_EXITCODE);
+  }
+
+  /**
+   * Whether the exception whose "Error" is at i is named right after "[rank&lt;N&gt;]: " (PyTorch's
+   * distributed excepthook: the rank ends with that uncaught exception), its module path included.
+   */
+  private static boolean uncaughtInRank(byte[] b, int s, int i) {
+    int j = i;
+    while (j > s && (isNameByte(b[j - 1]) || b[j - 1] == '.')) {
+      j--;
+    }
+    if (j - s < RANK_TAG.length + 4 || b[j - 1] != ' ' || b[j - 2] != ':' || b[j - 3] != ']') {
+      return false;
+    }
+    int d = j - 3;
+    while (d > s && b[d - 1] >= '0' && b[d - 1] <= '9') {
+      d--;
+    }
+    return d < j - 3 && d - RANK_TAG.length >= s && startsWith(b, d - RANK_TAG.length, d, RANK_TAG);
   }
 
   private static boolean isNameByte(byte c) {

@@ -3,10 +3,11 @@ package dev.nccltriage.source.log;
 import static dev.nccltriage.source.log.Bytes.ascii;
 
 /**
- * What a framework's failure line says, by the texts PyTorch prints (torch/csrc/distributed/c10d:
- * socket.cpp, TCPStore.cpp, ProcessGroupNCCL.cpp): a failure of its rendezvous (the c10d TCPStore
- * at MASTER_ADDR:MASTER_PORT that every rank joins before NCCL starts), or a collective that its
- * watchdog timed out. Asked only of a line that {@link CrashMarkers} found to be a failure, so its
+ * What a framework's or a launcher's failure line says, by the texts PyTorch prints
+ * (torch/csrc/distributed/c10d: socket.cpp, TCPStore.cpp, ProcessGroupNCCL.cpp; its CUDA caching
+ * allocator; torchrun's agent) and Open MPI's mpirun: a failure of its rendezvous (the c10d TCPStore
+ * at MASTER_ADDR:MASTER_PORT that every rank joins before NCCL starts), a collective that its
+ * watchdog timed out, a rank out of GPU memory, a rank killed by SIGKILL. Asked only of a line that {@link CrashMarkers} found to be a failure, so its
  * cost is a failing job's, not a healthy log's.
  */
 final class FrameworkFailures {
@@ -18,8 +19,17 @@ final class FrameworkFailures {
   static final int STORE_LOST = 3;
   /** "Watchdog caught collective operation timeout: WorkNCCL(...) ran for N milliseconds before timing out." */
   static final int COLLECTIVE_TIMEOUT = 4;
+  /** "CUDA out of memory. Tried to allocate ...": the CUDA caching allocator's (torch.OutOfMemoryError, a RuntimeError before 1.13). */
+  static final int GPU_OUT_OF_MEMORY = 5;
+  /**
+   * A rank died of SIGKILL, as its launcher reports it: torchrun's agent "failed (exitcode: -9)",
+   * mpirun's "exited on signal 9 (Killed)" (the kernel's OOM killer, a container's memory limit, an
+   * eviction: nothing the rank could print).
+   */
+  static final int RANK_KILLED = 6;
   /** The evidence key of each kind, at kind - 1 (LogFactSet reads them by these names). */
-  static final String[] EVIDENCE_KEYS = {"rendezvousConnect", "rendezvousClients", "rendezvousLost", "collectiveTimeouts"};
+  static final String[] EVIDENCE_KEYS = {"rendezvousConnect", "rendezvousClients", "rendezvousLost", "collectiveTimeouts",
+      "gpuOutOfMemory", "rankKilled"};
 
   private static final byte[] CONNECT_TO = ascii("connect to (");
   private static final byte[] WAITING_FOR_CLIENTS = ascii("waiting for clients");
@@ -29,11 +39,20 @@ final class FrameworkFailures {
   // world size; a rank's connect to the store timed out
   private static final byte[] STORE_BARRIER = ascii("store based barrier");
   private static final byte[] CONNECT_TIMED_OUT = ascii("connect() timed out");
+  private static final byte[] CUDA_OOM = ascii("CUDA out of memory");
+  private static final byte[] EXITCODE_KILL = ascii("(exitcode: -9)");
+  private static final byte[] SIGNAL_KILL = ascii("exited on signal 9");
 
   private FrameworkFailures() {}
 
   /** The kind of failure the line b[s, e) reports, or 0. */
   static int kind(byte[] b, int s, int e) {
+    if (Bytes.indexOf(b, s, e, CUDA_OOM) >= 0) {
+      return GPU_OUT_OF_MEMORY;
+    }
+    if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || killedBySignal9(b, s, e)) {
+      return RANK_KILLED;
+    }
     if (Bytes.indexOf(b, s, e, WATCHDOG) >= 0) {
       return COLLECTIVE_TIMEOUT;
     }
@@ -44,5 +63,12 @@ final class FrameworkFailures {
       return STORE_LOST;
     }
     return Bytes.indexOf(b, s, e, CONNECT_TO) >= 0 || Bytes.indexOf(b, s, e, CONNECT_TIMED_OUT) >= 0 ? STORE_CONNECT : 0;
+  }
+
+  /** "exited on signal 9" as a whole number (not 90): then " (Killed)" or ".". */
+  private static boolean killedBySignal9(byte[] b, int s, int e) {
+    int at = Bytes.indexOf(b, s, e, SIGNAL_KILL);
+    int after = at + SIGNAL_KILL.length;
+    return at >= 0 && (after == e || b[after] < '0' || b[after] > '9');
   }
 }

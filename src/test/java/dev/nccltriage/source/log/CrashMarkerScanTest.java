@@ -16,7 +16,9 @@ class CrashMarkerScanTest {
   private static final List<String> MARKERS = List.of("SIGSEGV", "SIGABRT", "SIGBUS", "Segmentation fault",
       "core dumped", "Watchdog caught collective operation timeout", "Fatal Python error", "ncclSystemError",
       "ncclInternalError", "ncclRemoteError", "ncclUnhandledCudaError", "ncclInvalidUsage",
-      "ncclInvalidArgument", "ncclTimeout", "MPI_ABORT was invoked", "Check failure stack trace");
+      "ncclInvalidArgument", "ncclTimeout", "MPI_ABORT was invoked", "Check failure stack trace",
+      "exited on signal ", "exited with non-zero status", "exited due to process rank ", "Exited with exit code ",
+      "failed (exitcode: ");
 
   // a framework's exception, named whole, then ':', a CR or the line's end
   private static final java.util.regex.Pattern EXCEPTION = java.util.regex.Pattern.compile(
@@ -26,7 +28,12 @@ class CrashMarkerScanTest {
       "XlaRuntimeError: INTERNAL: NCCL", "aXlaRuntimeError: nccl",
       "RuntimeError: Socket Timeout", "torch.distributed.DistBackendError:", "DistStoreError:",
       "x.DistNetworkError", "DistError:", "errors.ChildFailedError:", "RendezvousTimeoutError\r",
-      "RendezvousConnectionError:", "HorovodInternalError:", "nccl.NcclError:");
+      "RendezvousConnectionError:", "HorovodInternalError:", "nccl.NcclError:", "[rank0]: torch.OutOfMemoryError:",
+      "[rank12]: ValueError", "[rank3]: a.b_c.KeyError\r", "[rank]: ValueError:", "[rank1]:  ValueError:");
+
+  // any exception named right after PyTorch's distributed excepthook's "[rank<N>]: "
+  private static final java.util.regex.Pattern UNCAUGHT = java.util.regex.Pattern.compile(
+      "\\[rank[0-9]+\\]: [A-Za-z0-9_.]*(Error)(?::|\r|$)");
 
   // a RuntimeError whose text is NCCL's or c10d's (PyTorch before 2.1)
   private static final java.util.regex.Pattern RUNTIME = java.util.regex.Pattern.compile(
@@ -40,7 +47,13 @@ class CrashMarkerScanTest {
     java.util.regex.Matcher r = RUNTIME.matcher(line);
     // the leftmost qualifying RuntimeError (a later one's text is part of an earlier one's)
     int runtime = r.find() ? r.start(1) : -1;
-    return at < 0 ? runtime : runtime < 0 ? at : Math.min(at, runtime);
+    java.util.regex.Matcher u = UNCAUGHT.matcher(line);
+    int uncaught = u.find() ? u.start(1) : -1;
+    return min(min(at, runtime), uncaught);
+  }
+
+  private static int min(int a, int b) {
+    return a < 0 ? b : b < 0 ? a : Math.min(a, b);
   }
 
   private static boolean plainScan(String line) {
@@ -108,7 +121,7 @@ class CrashMarkerScanTest {
   @Test
   void randomLinesOfMarkerBytesAnswerAsAPlainScan() {
     // lines made of the markers' own letters, so that candidates and near misses are everywhere
-    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg ncl\u00ff\u0000DistEror:.\r_NcMPCh";
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg ncl\u00ff\u0000DistEror:.\r_NcMPChxit(0[]k";
     Random r = new Random(11);
     for (int i = 0; i < 20_000; i++) {
       StringBuilder sb = new StringBuilder();
@@ -140,7 +153,7 @@ class CrashMarkerScanTest {
   @Test
   void theEnvelopeAndCrashScanAnswersAsTheTwoPlainSearches() {
     // the markers' letters and the envelope's, so that both are near everywhere
-    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_NcMPCh";
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_NcMPChxit(0[]k";
     List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp");
     Random r = new Random(12);
     for (int i = 0; i < 30_000; i++) {

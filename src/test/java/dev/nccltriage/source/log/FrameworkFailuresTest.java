@@ -19,6 +19,16 @@ class FrameworkFailuresTest {
     "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)|2",
     "RuntimeError: connect() timed out. Original timeout was 1800000 ms.|1",
     "RuntimeError: [1] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer|3",
+    // a rank out of GPU memory (torch.OutOfMemoryError; a RuntimeError before 1.13), a rank SIGKILLed
+    "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 400.00 GiB. GPU 0 has a total capacity of 139.80 GiB|5",
+    "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity)|5",
+    "E1204 17:46:59.007000 481 torch/distributed/elastic/multiprocessing/api.py:986] failed (exitcode: -9) local_rank: 1 (pid: 643) of binary: /opt/torch/.venv/bin/python|6",
+    "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).|6",
+    "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9.|6",
+    "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 90.|0",
+    "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 11 (Segmentation fault).|0",
+    "failed (exitcode: -90) local_rank: 1 (pid: 643)|0",
+    "failed (exitcode: 1) local_rank: 1 (pid: 643) of binary: /usr/bin/python|0",
     // failures that say nothing of the rendezvous or a collective's timeout
     "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3780, remote process exited or there was a network error|0",
     "Segmentation fault (core dumped)|0",
