@@ -417,7 +417,11 @@ final class LogParser implements LineSink {
     // a wrapper of that one's shape, without NCCL's own timestamp after it (not on another program's
     // line), a line number of other digits
     int at = wrappers.afterShape(b, k, e);
-    return at > k && bareAt(b, k, Envelope.afterWrappers(b, at, e), tried, e);
+    if (at <= k) {
+      return false;
+    }
+    at = Envelope.afterWrappers(b, at, e);
+    return at != k + n && at != k + other && bareAt(b, k, at, tried, e); // (not where it was tried)
   }
 
   private boolean bareAt(byte[] b, int k, int at, int tried, int e) {
