@@ -21,6 +21,14 @@ if os.environ.get("KILL_AFTER_INIT") and rank == ws - 1:
 if os.environ.get("OOM_AFTER_INIT") and rank == ws - 1:
     print("rank %d asks for 400 GiB after init" % rank, flush=True)
     y = torch.empty(400 * 1024 ** 3, dtype=torch.uint8, device="cuda")
+if os.environ.get("DATALOADER"):
+    # data-loader workers hand their batches over /dev/shm
+    class Big(torch.utils.data.Dataset):
+        def __len__(self): return 64
+        def __getitem__(self, i): return torch.ones(4 * 1024 * 1024)
+    for _ in torch.utils.data.DataLoader(Big(), batch_size=4, num_workers=2):
+        pass
+    print("rank %d read its data" % rank, flush=True)
 if os.environ.get("HOLD"):
     open("/tmp/hold-%d" % rank, "w").write(str(os.getpid()))
     time.sleep(float(os.environ["HOLD"]))

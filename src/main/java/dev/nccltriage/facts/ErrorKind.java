@@ -24,6 +24,7 @@ public enum ErrorKind {
   CUDA_FAILURE("cuda_failure"),
   INVALID_RANK("invalid_rank"),
   DUPLICATE_GPU("duplicate_gpu"),
+  SHM_ALLOC("shm_alloc"),
   PLUGIN_CQ("net_plugin_cq_error");
 
   private final String id;

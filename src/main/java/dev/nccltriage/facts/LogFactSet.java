@@ -168,6 +168,8 @@ public final class LogFactSet {
     s.put("log.gpuOutOfMemory", !oom.isEmpty(), oom);
     List<Evidence> killed = f.evidenceFor("rankKilled");
     s.put("log.rankKilled", !killed.isEmpty(), killed);
+    List<Evidence> shm = f.evidenceFor("shmExhausted");
+    s.put("log.shmExhausted", !shm.isEmpty(), shm);
     for (String k : new String[] {"Connect", "Clients", "Lost"}) {
       List<Evidence> ev = f.evidenceFor("rendezvous" + k);
       s.put("rendezvous." + k.toLowerCase(java.util.Locale.ROOT), !ev.isEmpty(), ev);

@@ -172,7 +172,17 @@ class FailureSignalsTest {
           arguments("init.cc:904 NCCL WARN Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 60",
               "duplicate_gpu", "ranks 0 and 1 on CUDA device 60"),
           arguments("init.cc:342 NCCL WARN Duplicate GPU detected : rank 3 and rank 11 both on CUDA device 1b000",
-              "duplicate_gpu", "ranks 3 and 11 on CUDA device 1b000"));
+              "duplicate_gpu", "ranks 3 and 11 on CUDA device 1b000"),
+          // /dev/shm too small: misc/shmutils.cc (2.28.9, recorded; before 2.2x without the error),
+          // the SYSCHECK macro's text of older releases
+          arguments("misc/shmutils.cc:87 NCCL WARN Error: failed to extend /dev/shm/nccl-IsmtU6 to 34210180 bytes, "
+              + "error: No space left on device (28)", "shm_alloc", "No space left on device (28)"),
+          arguments("misc/shmutils.cc:132 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-IsmtU6 "
+              + "(size 34210176), error: No space left on device (28)", "shm_alloc", "No space left on device (28)"),
+          arguments("include/shm.h:28 NCCL WARN Error: failed to extend /dev/shm/nccl-Tk2Ugm to 9637892 bytes",
+              "shm_alloc", null),
+          arguments("include/shm.h:48 NCCL WARN Call to posix_fallocate failed : No space left on device",
+              "shm_alloc", "No space left on device"));
     }
 
     @ParameterizedTest(name = "{1}: {0}")

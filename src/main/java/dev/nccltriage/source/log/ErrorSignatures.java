@@ -55,6 +55,12 @@ final class ErrorSignatures {
   // init.cc, every version: "Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx"
   private static final Pattern DUPLICATE_GPU =
       Pattern.compile("^Duplicate GPU detected ?: ?rank (\\d+) and rank (\\d+) both on CUDA device (\\S+)");
+  // misc/shmutils.cc (2.12+): "Error: failed to extend %s to %ld bytes[, error: %s (%d)]", "Error while
+  // creating shared memory segment %s (size %ld)[, error: ...]"; before it the SYSCHECK macro's "Call
+  // to posix_fallocate failed : %s": /dev/shm (a container's tmpfs) is too small. Detail: the error.
+  private static final Pattern SHM = Pattern.compile("^(?:Error: failed to extend \\S{1,512} to \\d{1,20} bytes"
+      + "|Error while creating shared memory segment \\S{1,512}(?: \\(size \\d{1,20}\\))?"
+      + "|Call to posix_fallocate failed)(?:(?:, error:| ?:) ?(.{1,256}?))?\\.?$");
   private static final Pattern BACKTRACE =
       Pattern.compile("^(\\S+\\.(?:cc|cu|c|h|cpp)):\\d+ (?:\\([^)]*\\) )?-> (\\d+)");
 
@@ -93,7 +99,8 @@ final class ErrorSignatures {
   private static final String[] UNGUARDED_STARTS = {
     "NET/IB", "Failed to open ", "Count not open ", "Failed to initialize ", "External network plugin ",
     "NET/Plugin", "Error: network ", "Successfully loaded external", "P2P plugin", "Cuda failure",
-    "Invalid rank requested", "NET/Socket", "Duplicate GPU detected"
+    "Invalid rank requested", "NET/Socket", "Duplicate GPU detected", "Error: failed to extend ",
+    "Error while creating shared memory segment ", "Call to posix_fallocate failed"
   };
   private static final String UNGUARDED_FIRST = firstCharacters(UNGUARDED_STARTS);
 
@@ -222,6 +229,10 @@ final class ErrorSignatures {
     if ((all || msg.startsWith("Duplicate GPU detected")) && (m = DUPLICATE_GPU.matcher(msg)).lookingAt()) {
       return Outcome.error(ErrorKind.DUPLICATE_GPU,
           "ranks " + m.group(1) + " and " + m.group(2) + " on CUDA device " + m.group(3), null);
+    }
+    if ((all || msg.startsWith("Error: failed to extend ") || msg.startsWith("Error while creating shared memory segment ")
+        || msg.startsWith("Call to posix_fallocate failed")) && (m = SHM.matcher(msg)).lookingAt()) {
+      return Outcome.error(ErrorKind.SHM_ALLOC, m.group(1) == null ? null : m.group(1).strip(), null);
     }
     return plugin || ib || msg.startsWith("NET/Socket") ? Outcome.KNOWN : Outcome.UNKNOWN;
   }

@@ -27,9 +27,14 @@ final class FrameworkFailures {
    * eviction: nothing the rank could print).
    */
   static final int RANK_KILLED = 6;
+  /**
+   * /dev/shm ran out under PyTorch's shared tensors (its data-loader workers' batches): "unable to
+   * allocate shared memory(shm) for file", "... are out of shared memory", "insufficient shared memory (shm)".
+   */
+  static final int SHM_EXHAUSTED = 7;
   /** The evidence key of each kind, at kind - 1 (LogFactSet reads them by these names). */
   static final String[] EVIDENCE_KEYS = {"rendezvousConnect", "rendezvousClients", "rendezvousLost", "collectiveTimeouts",
-      "gpuOutOfMemory", "rankKilled"};
+      "gpuOutOfMemory", "rankKilled", "shmExhausted"};
 
   private static final byte[] CONNECT_TO = ascii("connect to (");
   private static final byte[] WAITING_FOR_CLIENTS = ascii("waiting for clients");
@@ -42,6 +47,8 @@ final class FrameworkFailures {
   private static final byte[] CUDA_OOM = ascii("CUDA out of memory");
   private static final byte[] EXITCODE_KILL = ascii("(exitcode: -9)");
   private static final byte[] SIGNAL_KILL = ascii("exited on signal 9");
+  private static final byte[][] SHM_TEXTS = {ascii("allocate shared memory(shm)"), ascii("out of shared memory"),
+      ascii("insufficient shared memory")};
 
   private FrameworkFailures() {}
 
@@ -52,6 +59,11 @@ final class FrameworkFailures {
     }
     if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || killedBySignal9(b, s, e)) {
       return RANK_KILLED;
+    }
+    for (byte[] t : SHM_TEXTS) {
+      if (Bytes.indexOf(b, s, e, t) >= 0) {
+        return SHM_EXHAUSTED;
+      }
     }
     if (Bytes.indexOf(b, s, e, WATCHDOG) >= 0) {
       return COLLECTIVE_TIMEOUT;

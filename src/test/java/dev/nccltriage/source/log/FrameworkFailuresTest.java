@@ -29,6 +29,9 @@ class FrameworkFailuresTest {
     "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 11 (Segmentation fault).|0",
     "failed (exitcode: -90) local_rank: 1 (pid: 643)|0",
     "failed (exitcode: 1) local_rank: 1 (pid: 643) of binary: /usr/bin/python|0",
+    // /dev/shm too small for PyTorch's shared tensors (libshm; the data loader's workers)
+    "[rank0]: RuntimeError: unable to allocate shared memory(shm) for file </torch_632_419042823_0>: Resource temporarily unavailable (11)|7",
+    "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.|7",
     // failures that say nothing of the rendezvous or a collective's timeout
     "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3780, remote process exited or there was a network error|0",
     "Segmentation fault (core dumped)|0",
