@@ -13,7 +13,7 @@ import static dev.nccltriage.source.log.Bytes.ascii;
 final class FrameworkFailures {
   /** "The client socket has timed out after ...ms while trying to connect to (host, port)." and "... failed to connect to (...)". */
   static final int STORE_CONNECT = 1;
-  /** "Timed out after N seconds waiting for clients. k/n clients joined.": rank 0 waited for ranks that never came. */
+  /** "Timed out after N seconds waiting for clients. k/n clients joined." (rank 0 waited for ranks that never came), torchrun's RendezvousTimeoutError. */
   static final int STORE_CLIENTS = 2;
   /** "... retrieving ncclUniqueId from [0] via c10d key-value store ..., but store->get(...) got error": the store went away. */
   static final int STORE_LOST = 3;
@@ -44,6 +44,12 @@ final class FrameworkFailures {
   // world size; a rank's connect to the store timed out
   private static final byte[] STORE_BARRIER = ascii("store based barrier");
   private static final byte[] CONNECT_TIMED_OUT = ascii("connect() timed out");
+  // socket.cpp: "The client socket has failed to connect to any network address of (%s, %d)."; torchrun's
+  // c10d rendezvous: "The connection to the C10d store has failed." (RendezvousConnectionError), and
+  // RendezvousTimeoutError, raised with no message when the nodes it waited for did not join
+  private static final byte[] CONNECT_ANY = ascii("connect to any network address of (");
+  private static final byte[] C10D_STORE_FAILED = ascii("connection to the C10d store has failed");
+  private static final byte[] RENDEZVOUS_TIMEOUT = ascii("RendezvousTimeoutError");
   private static final byte[] CUDA_OOM = ascii("CUDA out of memory");
   private static final byte[] EXITCODE_KILL = ascii("(exitcode: -9)");
   private static final byte[] SIGNAL_KILL = ascii("exited on signal 9");
@@ -68,13 +74,15 @@ final class FrameworkFailures {
     if (Bytes.indexOf(b, s, e, WATCHDOG) >= 0) {
       return COLLECTIVE_TIMEOUT;
     }
-    if (Bytes.indexOf(b, s, e, WAITING_FOR_CLIENTS) >= 0 || Bytes.indexOf(b, s, e, STORE_BARRIER) >= 0) {
+    if (Bytes.indexOf(b, s, e, WAITING_FOR_CLIENTS) >= 0 || Bytes.indexOf(b, s, e, STORE_BARRIER) >= 0
+        || Bytes.indexOf(b, s, e, RENDEZVOUS_TIMEOUT) >= 0) {
       return STORE_CLIENTS;
     }
     if (Bytes.indexOf(b, s, e, KEY_VALUE_STORE) >= 0) {
       return STORE_LOST;
     }
-    return Bytes.indexOf(b, s, e, CONNECT_TO) >= 0 || Bytes.indexOf(b, s, e, CONNECT_TIMED_OUT) >= 0 ? STORE_CONNECT : 0;
+    return Bytes.indexOf(b, s, e, CONNECT_TO) >= 0 || Bytes.indexOf(b, s, e, CONNECT_TIMED_OUT) >= 0
+        || Bytes.indexOf(b, s, e, CONNECT_ANY) >= 0 || Bytes.indexOf(b, s, e, C10D_STORE_FAILED) >= 0 ? STORE_CONNECT : 0;
   }
 
   /** "exited on signal 9" as a whole number (not 90): then " (Killed)" or ".". */

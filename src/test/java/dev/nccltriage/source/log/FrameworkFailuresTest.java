@@ -19,6 +19,10 @@ class FrameworkFailuresTest {
     "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)|2",
     "RuntimeError: connect() timed out. Original timeout was 1800000 ms.|1",
     "RuntimeError: [1] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer|3",
+    // torchrun's c10d rendezvous (recorded): its endpoint unreachable, the second node never joining
+    "torch.distributed.DistNetworkError: The client socket has failed to connect to any network address of (192.0.2.99, 29582). The client socket has failed to connect to 0.0.0.0:7357 (errno: 113 - No route to host).|1",
+    "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.|1",
+    "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError|2",
     // a rank out of GPU memory (torch.OutOfMemoryError; a RuntimeError before 1.13), a rank SIGKILLed
     "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 400.00 GiB. GPU 0 has a total capacity of 139.80 GiB|5",
     "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity)|5",
