@@ -7,8 +7,9 @@ import static dev.nccltriage.source.log.Bytes.ascii;
  * (torch/csrc/distributed/c10d: socket.cpp, TCPStore.cpp, ProcessGroupNCCL.cpp; its CUDA caching
  * allocator; torchrun's agent) and Open MPI's mpirun: a failure of its rendezvous (the c10d TCPStore
  * at MASTER_ADDR:MASTER_PORT that every rank joins before NCCL starts), a collective that its
- * watchdog timed out, a rank out of GPU memory, a rank killed by SIGKILL. Asked only of a line that {@link CrashMarkers} found to be a failure, so its
- * cost is a failing job's, not a healthy log's.
+ * watchdog timed out, a rank out of GPU memory, a rank killed by SIGKILL, /dev/shm too small.
+ * Asked only of a line that {@link CrashMarkers} found to be a failure, so its cost is a failing
+ * job's, not a healthy log's.
  */
 final class FrameworkFailures {
   /** "The client socket has timed out after ...ms while trying to connect to (host, port)." and "... failed to connect to (...)". */

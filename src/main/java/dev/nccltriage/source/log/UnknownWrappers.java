@@ -12,6 +12,7 @@ package dev.nccltriage.source.log;
  * ({@link #skew}, {@link #otherSkew}).
  */
 final class UnknownWrappers {
+  private static final int MAX_SHAPE = 256;
   private final PrefixCache prefixes;
   int skew; // how far past the known wrappers the last NCCL line's unknown one ended; 0: none
   int otherSkew; // the length before, if another
@@ -64,6 +65,10 @@ final class UnknownWrappers {
    * last one's, on a line whose prefix was not cached: rare).
    */
   private void keepShape(byte[] b, int k, int host) {
+    if (host - k > MAX_SHAPE) {
+      shapeLength = 0; // no wrapper: a line's own text before a record glued into it
+      return;
+    }
     int end = host;
     for (int p = k + 1; p < host; p++) {
       byte c = b[p - 1];
