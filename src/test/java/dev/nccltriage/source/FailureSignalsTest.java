@@ -261,6 +261,7 @@ class FailureSignalsTest {
           "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 400.00 GiB. GPU 0 has a total "
               + "capacity of 139.80 GiB of which 135.81 GiB is free.",
           "[rank7]: ValueError: too many values to unpack (expected 2)",
+          "[rank3]: Exception: checkpoint directory /ckpt is not writable",
           // launchers when a rank dies: Open MPI 4 (orterun) and 5 (prterun), Slurm, torchrun's agent
           "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).",
           "prterun noticed that process rank 3 with PID 4242 on node gpu-2 exited on signal 11 (Segmentation fault).",
@@ -314,6 +315,8 @@ class FailureSignalsTest {
       "MyRuntimeError: NCCL tuning table loaded",
       // a rank's tag before something that is not the exception's name, and texts near the launchers'
       "[rank0]: step 100: no ValueError: 0",
+      "Exception: upload failed, retrying in 5 s",
+      "[rank0]: Exceptions so far: 0",
       "[rank0]:[W1204 17:46:53.946111270 ProcessGroupNCCL.cpp:1575] Warning: WARNING: destroy_process_group() was not called",
       "rank0: ValueError: bad config (handled, using defaults)",
       "child exited normally; exit code 0",

@@ -28,6 +28,8 @@ final class CrashMarkers {
   // PyTorch's distributed excepthook (init_process_group installs it) puts "[rank<N>]: " before each
   // line of an uncaught exception's traceback; Python calls an excepthook for no other exception
   private static final byte[] RANK_TAG = ascii("[rank");
+  // (there, also an exception named "...Exception", as Python's own base class is)
+  private static final byte[] EXCEPTION = ascii("Exception");
   // The last line of an uncaught exception that a distributed job's framework raises when a rank
   // fails, "<module>.<Class>Error: message" or the name alone: PyTorch's distributed errors
   // (torch/distributed's DistError and its DistBackendError, DistStoreError, DistNetworkError),
@@ -71,7 +73,7 @@ final class CrashMarkers {
   /**
    * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
    * are other programs' and pass through here, so the two bytes that start a marker ("SI", "Se",
-   * "co", "Wa", "Fa", "nc", "Er", "MP", "Ch", "xi") are looked for eight positions at a time (the
+   * "co", "Wa", "Fa", "nc", "Er", "MP", "Ch", "xi", "xc") are looked for eight positions at a time (the
    * word at i and the one a byte later), and only where both match is a marker compared.
    */
   static boolean isCrash(byte[] b, int s, int e) {
@@ -86,7 +88,7 @@ final class CrashMarkers {
           | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R)
           | Bytes.zeroBytes(w ^ B_M_UPPER) & Bytes.zeroBytes(next ^ B_P_UPPER)
           | Bytes.zeroBytes(w ^ B_C_UPPER) & Bytes.zeroBytes(next ^ B_H)
-          | Bytes.zeroBytes(w ^ B_X) & Bytes.zeroBytes(next ^ B_I_LOWER);
+          | Bytes.zeroBytes(w ^ B_X) & (Bytes.zeroBytes(next ^ B_I_LOWER) | Bytes.zeroBytes(next ^ B_C));
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
         if (markerAt(b, s, i + Bytes.firstMarkedByte(marks), e)) {
@@ -129,7 +131,7 @@ final class CrashMarkers {
           | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R)
           | Bytes.zeroBytes(w ^ B_M_UPPER) & Bytes.zeroBytes(next ^ B_P_UPPER)
           | Bytes.zeroBytes(w ^ B_C_UPPER) & Bytes.zeroBytes(next ^ B_H)
-          | Bytes.zeroBytes(w ^ B_X) & Bytes.zeroBytes(next ^ B_I_LOWER);
+          | Bytes.zeroBytes(w ^ B_X) & (Bytes.zeroBytes(next ^ B_I_LOWER) | Bytes.zeroBytes(next ^ B_C));
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: the bytes themselves are looked at
         int at = i + Bytes.firstMarkedByte(marks);
@@ -173,11 +175,13 @@ final class CrashMarkers {
         return y == 'o' && startsWith(b, i, e, CORE_DUMPED);
       }
       case 'E' -> {
-        return y == 'r' && startsWith(b, i, e, ERROR) && (i + 5 == e || b[i + 5] == ':' || b[i + 5] == '\r')
+        return y == 'r' && startsWith(b, i, e, ERROR) && nameEnds(b, i + 5, e)
             && (errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, e) || uncaughtInRank(b, s, i));
       }
       case 'x' -> {
-        return y == 'i' && launcherExit(b, s, i, e);
+        return y == 'i' ? launcherExit(b, s, i, e)
+            : y == 'c' && i > s && startsWith(b, i - 1, e, EXCEPTION) && nameEnds(b, i - 1 + EXCEPTION.length, e)
+                && uncaughtInRank(b, s, i - 1);
       }
       case 'W' -> {
         return y == 'a' && startsWith(b, i, e, WATCHDOG);
@@ -241,6 +245,11 @@ final class CrashMarkers {
     return false;
   }
 
+  /** Whether an exception's name ends at i: then its message (':'), a CR, or the line's end. */
+  private static boolean nameEnds(byte[] b, int i, int e) {
+    return i == e || b[i] == ':' || b[i] == '\r';
+  }
+
   /** Whether one of {@link #EXITED} starts at i - 1, or {@link #FAILED_EXITCODE} has its "xi" at i. */
   private static boolean launcherExit(byte[] b, int s, int i, int e) {
     if (i > s && (b[i - 1] == 'e' || b[i - 1] == 'E')) {
@@ -255,7 +264,7 @@ final class CrashMarkers {
   }
 
   /**
-   * Whether the exception whose "Error" is at i is named right after "[rank&lt;N&gt;]: " (PyTorch's
+   * Whether the exception whose "Error" (or "Exception") is at i is named right after "[rank&lt;N&gt;]: " (PyTorch's
    * distributed excepthook: the rank ends with that uncaught exception), its module path included.
    */
   private static boolean uncaughtInRank(byte[] b, int s, int i) {

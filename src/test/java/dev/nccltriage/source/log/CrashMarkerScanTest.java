@@ -29,11 +29,12 @@ class CrashMarkerScanTest {
       "RuntimeError: Socket Timeout", "torch.distributed.DistBackendError:", "DistStoreError:",
       "x.DistNetworkError", "DistError:", "errors.ChildFailedError:", "RendezvousTimeoutError\r",
       "RendezvousConnectionError:", "HorovodInternalError:", "nccl.NcclError:", "[rank0]: torch.OutOfMemoryError:",
-      "[rank12]: ValueError", "[rank3]: a.b_c.KeyError\r", "[rank]: ValueError:", "[rank1]:  ValueError:");
+      "[rank12]: ValueError", "[rank3]: a.b_c.KeyError\r", "[rank]: ValueError:", "[rank1]:  ValueError:",
+      "[rank0]: Exception: boom", "[rank2]: mod.CustomException", "[rank2]: Exceptional:", "x Exception: y");
 
   // any exception named right after PyTorch's distributed excepthook's "[rank<N>]: "
   private static final java.util.regex.Pattern UNCAUGHT = java.util.regex.Pattern.compile(
-      "\\[rank[0-9]+\\]: [A-Za-z0-9_.]*(Error)(?::|\r|$)");
+      "\\[rank[0-9]+\\]: [A-Za-z0-9_.]*(Error|Exception)(?::|\r|$)");
 
   // a RuntimeError whose text is NCCL's or c10d's (PyTorch before 2.1)
   private static final java.util.regex.Pattern RUNTIME = java.util.regex.Pattern.compile(
