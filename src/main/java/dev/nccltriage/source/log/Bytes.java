@@ -31,6 +31,14 @@ final class Bytes {
   }
 
   /**
+   * {@link #zeroBytes} without its mask of the high bits, for a pair's second byte: and-ed with the
+   * first byte's masked test, it gives the same marks with one operation less a word.
+   */
+  static long zeroBytesUnmasked(long x) {
+    return (x - ONES) & ~x;
+  }
+
+  /**
    * Index (0-7) of the lowest byte whose high bit is set in a mask built like {@link #zeroBytes}.
    * Long.numberOfTrailingZeros is not an intrinsic of C1 on Java 17 (the launcher runs C1 only),
    * and this multiply is: isolate the lowest bit (at 8k+7), move it to 8k, and let the multiply
@@ -150,7 +158,7 @@ final class Bytes {
     long second = broadcast(pat[1]);
     int i = from;
     for (; i + 9 <= to && i <= last; i += 8) {
-      long marks = zeroBytes(word(a, i) ^ first) & zeroBytes(word(a, i + 1) ^ second);
+      long marks = zeroBytes(word(a, i) ^ first) & zeroBytesUnmasked(word(a, i + 1) ^ second);
       while (marks != 0) {
         int at = i + firstMarkedByte(marks);
         if (at > last) {

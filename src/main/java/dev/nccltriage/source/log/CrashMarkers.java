@@ -2,6 +2,8 @@ package dev.nccltriage.source.log;
 
 import static dev.nccltriage.source.log.Bytes.ascii;
 import static dev.nccltriage.source.log.Bytes.startsWith;
+import static dev.nccltriage.source.log.Bytes.zeroBytes;
+import static dev.nccltriage.source.log.Bytes.zeroBytesUnmasked;
 
 /**
  * The lines of other programs around NCCL that say the job crashed, a collective failed, or a
@@ -81,14 +83,15 @@ final class CrashMarkers {
     for (; i + 9 <= e; i += 8) {
       long w = Bytes.word(b, i);
       long next = Bytes.word(b, i + 1);
-      long marks = Bytes.zeroBytes(w ^ B_S) & (Bytes.zeroBytes(next ^ B_I) | Bytes.zeroBytes(next ^ B_E))
-          | Bytes.zeroBytes(w ^ B_C) & Bytes.zeroBytes(next ^ B_O)
-          | (Bytes.zeroBytes(w ^ B_W) | Bytes.zeroBytes(w ^ B_F)) & Bytes.zeroBytes(next ^ B_A)
-          | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C)
-          | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R)
-          | Bytes.zeroBytes(w ^ B_M_UPPER) & Bytes.zeroBytes(next ^ B_P_UPPER)
-          | Bytes.zeroBytes(w ^ B_C_UPPER) & Bytes.zeroBytes(next ^ B_H)
-          | Bytes.zeroBytes(w ^ B_X) & (Bytes.zeroBytes(next ^ B_I_LOWER) | Bytes.zeroBytes(next ^ B_C));
+      long c = zeroBytesUnmasked(next ^ B_C); // second byte of "nc" and "xc"
+      long marks = zeroBytes(w ^ B_S) & (zeroBytesUnmasked(next ^ B_I) | zeroBytesUnmasked(next ^ B_E))
+          | zeroBytes(w ^ B_C) & zeroBytesUnmasked(next ^ B_O)
+          | (zeroBytes(w ^ B_W) | zeroBytes(w ^ B_F)) & zeroBytesUnmasked(next ^ B_A)
+          | zeroBytes(w ^ B_N) & c
+          | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
+          | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
+          | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
+          | zeroBytes(w ^ B_X) & (zeroBytesUnmasked(next ^ B_I_LOWER) | c);
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
         if (markerAt(b, s, i + Bytes.firstMarkedByte(marks), e)) {
@@ -123,15 +126,16 @@ final class CrashMarkers {
     for (; i + 9 <= e; i += 8) {
       long w = Bytes.word(b, i);
       long next = Bytes.word(b, i + 1);
-      long marks = Bytes.zeroBytes(w ^ B_N_UPPER) & Bytes.zeroBytes(next ^ B_C_UPPER)
-          | Bytes.zeroBytes(w ^ B_S) & (Bytes.zeroBytes(next ^ B_I) | Bytes.zeroBytes(next ^ B_E))
-          | Bytes.zeroBytes(w ^ B_C) & Bytes.zeroBytes(next ^ B_O)
-          | (Bytes.zeroBytes(w ^ B_W) | Bytes.zeroBytes(w ^ B_F)) & Bytes.zeroBytes(next ^ B_A)
-          | Bytes.zeroBytes(w ^ B_N) & Bytes.zeroBytes(next ^ B_C)
-          | Bytes.zeroBytes(w ^ B_E_UPPER) & Bytes.zeroBytes(next ^ B_R)
-          | Bytes.zeroBytes(w ^ B_M_UPPER) & Bytes.zeroBytes(next ^ B_P_UPPER)
-          | Bytes.zeroBytes(w ^ B_C_UPPER) & Bytes.zeroBytes(next ^ B_H)
-          | Bytes.zeroBytes(w ^ B_X) & (Bytes.zeroBytes(next ^ B_I_LOWER) | Bytes.zeroBytes(next ^ B_C));
+      long c = zeroBytesUnmasked(next ^ B_C);
+      long marks = zeroBytes(w ^ B_N_UPPER) & zeroBytesUnmasked(next ^ B_C_UPPER)
+          | zeroBytes(w ^ B_S) & (zeroBytesUnmasked(next ^ B_I) | zeroBytesUnmasked(next ^ B_E))
+          | zeroBytes(w ^ B_C) & zeroBytesUnmasked(next ^ B_O)
+          | (zeroBytes(w ^ B_W) | zeroBytes(w ^ B_F)) & zeroBytesUnmasked(next ^ B_A)
+          | zeroBytes(w ^ B_N) & c
+          | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
+          | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
+          | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
+          | zeroBytes(w ^ B_X) & (zeroBytesUnmasked(next ^ B_I_LOWER) | c);
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: the bytes themselves are looked at
         int at = i + Bytes.firstMarkedByte(marks);
