@@ -162,14 +162,13 @@ public final class LogFactSet {
   /** Whether the job failed, and what PyTorch or the launcher said of it (its rendezvous, its watchdog, a rank's end). */
   private static void failures(FactSet s, LogFacts f) {
     s.put("log.failed", f.signals().failed(), f.evidenceFor("failures"));
-    List<Evidence> timeouts = f.evidenceFor("collectiveTimeouts");
-    s.put("log.collectiveTimeout", !timeouts.isEmpty(), timeouts);
-    List<Evidence> oom = f.evidenceFor("gpuOutOfMemory");
-    s.put("log.gpuOutOfMemory", !oom.isEmpty(), oom);
-    List<Evidence> killed = f.evidenceFor("rankKilled");
-    s.put("log.rankKilled", !killed.isEmpty(), killed);
-    List<Evidence> shm = f.evidenceFor("shmExhausted");
-    s.put("log.shmExhausted", !shm.isEmpty(), shm);
+    // each fact's evidence key: the failure lines of that kind
+    String[][] kinds = {{"log.collectiveTimeout", "collectiveTimeouts"}, {"log.gpuOutOfMemory", "gpuOutOfMemory"},
+        {"log.rankKilled", "rankKilled"}, {"log.shmExhausted", "shmExhausted"}};
+    for (String[] k : kinds) {
+      List<Evidence> ev = f.evidenceFor(k[1]);
+      s.put(k[0], !ev.isEmpty(), ev);
+    }
     for (String k : new String[] {"Connect", "Clients", "Lost"}) {
       List<Evidence> ev = f.evidenceFor("rendezvous" + k);
       s.put("rendezvous." + k.toLowerCase(java.util.Locale.ROOT), !ev.isEmpty(), ev);
