@@ -164,14 +164,12 @@ public final class LogFactSet {
     s.put("log.failed", f.signals().failed(), f.evidenceFor("failures"));
     // each fact's evidence key: the failure lines of that kind
     String[][] kinds = {{"log.collectiveTimeout", "collectiveTimeouts"}, {"log.gpuOutOfMemory", "gpuOutOfMemory"},
-        {"log.rankKilled", "rankKilled"}, {"log.shmExhausted", "shmExhausted"}};
+        {"log.rankKilled", "rankKilled"}, {"log.shmExhausted", "shmExhausted"},
+        {"rendezvous.connect", "rendezvousConnect"}, {"rendezvous.clients", "rendezvousClients"},
+        {"rendezvous.lost", "rendezvousLost"}};
     for (String[] k : kinds) {
       List<Evidence> ev = f.evidenceFor(k[1]);
       s.put(k[0], !ev.isEmpty(), ev);
-    }
-    for (String k : new String[] {"Connect", "Clients", "Lost"}) {
-      List<Evidence> ev = f.evidenceFor("rendezvous" + k);
-      s.put("rendezvous." + k.toLowerCase(java.util.Locale.ROOT), !ev.isEmpty(), ev);
     }
   }
 

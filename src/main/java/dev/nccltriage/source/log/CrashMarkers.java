@@ -126,6 +126,8 @@ final class CrashMarkers {
     for (; i + 9 <= e; i += 8) {
       long w = Bytes.word(b, i);
       long next = Bytes.word(b, i + 1);
+      // isCrash's terms and "NC", written out again: a method of them is beyond what C1 inlines, and
+      // a call per eight bytes of other programs' lines costs more than the copy
       long c = zeroBytesUnmasked(next ^ B_C);
       long marks = zeroBytes(w ^ B_N_UPPER) & zeroBytesUnmasked(next ^ B_C_UPPER)
           | zeroBytes(w ^ B_S) & (zeroBytesUnmasked(next ^ B_I) | zeroBytesUnmasked(next ^ B_E))

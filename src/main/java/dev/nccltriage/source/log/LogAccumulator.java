@@ -23,7 +23,7 @@ final class LogAccumulator {
   /** WARN lines, and the lines that show the job failing (a WARN that is not a probe's, an error unwind, a crash). */
   final EvidenceList warnings = new EvidenceList();
   final EvidenceList failures = new EvidenceList();
-  /** Failure lines of PyTorch's rendezvous store and its watchdog, at their {@link FrameworkFailures} kind - 1. */
+  /** Failure lines of each {@link FrameworkFailures} kind (rendezvous, watchdog, a rank's end, /dev/shm), at kind - 1. */
   final EvidenceList[] frameworkFailures = new EvidenceList[FrameworkFailures.EVIDENCE_KEYS.length];
 
   {
