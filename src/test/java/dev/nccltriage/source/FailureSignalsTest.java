@@ -268,6 +268,12 @@ class FailureSignalsTest {
           "mpirun detected that one or more processes exited with non-zero status, thus causing",
           "mpirun has exited due to process rank 1 with PID 0 on",
           "srun: error: gpu-node-3: task 5: Exited with exit code 1",
+          "srun: error: gpu-node-3: tasks 0-3: Killed",
+          "slurmstepd: error: Detected 1 oom_kill event in StepId=12345.0. Some of the step tasks have been OOM Killed.",
+          "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES",
+          "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)",
+          // the same after a collector's wrappers
+          "2024-05-01T10:00:00.123456789Z srun: error: gpu-node-3: task 0: Out Of Memory",
           "E1204 17:46:59.007000 481 torch/distributed/elastic/multiprocessing/api.py:986] failed (exitcode: -9) "
               + "local_rank: 1 (pid: 643) of binary: /opt/torch/.venv/bin/python");
     }
@@ -291,6 +297,29 @@ class FailureSignalsTest {
       LogFacts f = withInit(quoted);
       assertThat(f.signals().failed()).isTrue();
       assertThat(texts(f.evidenceFor("failures"))).containsExactly(quoted);
+    }
+
+    /** A launcher's report that a rank was killed (SIGKILL, its cgroup's OOM killer) names the kill. */
+    @ParameterizedTest
+    @ValueSource(strings = {"srun: error: gpu-node-3: tasks 0-3: Killed", "srun: error: gpu-node-3: task 0: Out Of Memory",
+        "slurmstepd: error: Detected 1 oom_kill event in StepId=12345.0. Some of the step tasks have been OOM Killed.",
+        "=   KILLED BY SIGNAL: 9 (Killed)", "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)",
+        "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed)."})
+    void aLaunchersReportOfAKillIsARankKilled(String line) {
+      LogFacts f = withInit(line);
+      assertThat(texts(f.evidenceFor("rankKilled"))).as(line).containsExactly(line);
+    }
+
+    /** A launcher's report of another end is a failure, not a kill. */
+    @ParameterizedTest
+    @ValueSource(strings = {"srun: error: gpu-node-3: task 1: Aborted (core dumped)", "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES",
+        "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Terminated (signal 15)",
+        // (its evidence is shown without the trailing stars, as markdown emphasis)
+        "slurmstepd: error: *** JOB 12345 ON gpu-node-3 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***"})
+    void aLaunchersReportOfAnotherEndIsNoKill(String line) {
+      LogFacts f = withInit(line);
+      assertThat(f.signals().failed()).as(line).isTrue();
+      assertThat(f.evidenceFor("rankKilled")).as(line).isEmpty();
     }
 
     /** An exception raised without a message: Python prints its name alone. */
@@ -321,7 +350,12 @@ class FailureSignalsTest {
       "rank0: ValueError: bad config (handled, using defaults)",
       "child exited normally; exit code 0",
       "the file does not exist, exiting with status 0",
-      "failed (exit code 1) retrying"
+      "failed (exit code 1) retrying",
+      // a launcher's other lines, and its report's words where it does not print them
+      "srun: error: slurm_receive_msg: Socket timed out on send/recv operation",
+      "srun: gpu-node-3: task 5: Completed",
+      "=   PID 4242 RUNNING AT gpu-node-3",
+      "step 100: srun: error: gpu-node-3: task 5: Killed"
     })
     void otherExceptionsAndMentionsAreNoFailure(String line) {
       LogFacts f = withInit(line);

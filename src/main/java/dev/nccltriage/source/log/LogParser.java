@@ -121,6 +121,7 @@ final class LogParser implements LineSink {
     }
     slot.at(b, s, e, lineNo);
     crashOf = null;
+    textOf = null;
     boolean placed = segment(b, s, e, false);
     if (quotedRecord) {
       // the record is a quoted field with more fields after it, on a line the test above could
@@ -150,15 +151,27 @@ final class LogParser implements LineSink {
       if (crash) {
         failure(b, s, e);
       } else {
-        TestsPreamble.parse(acc, slot, b, s, e);
+        // a launcher's report starts with one of three bytes: the rest of the lines pay one compare
+        int t = textOf == b && textFrom == s ? textAt : s;
+        byte c = t < e ? b[t] : 0;
+        int report = c == 's' || c == '=' || c == 'Y' ? LauncherReports.kind(b, t, e) : LauncherReports.NONE;
+        if (report != LauncherReports.NONE) {
+          failure(report);
+        } else {
+          TestsPreamble.parse(acc, slot, b, s, e);
+        }
       }
     }
   }
 
   /** A line of another program that shows the job failing, and what PyTorch's words say of it. */
   private void failure(byte[] b, int s, int e) {
+    failure(FrameworkFailures.kind(b, s, e));
+  }
+
+  /** A failing line (the slot's) of that {@link FrameworkFailures} kind, or of none (0). */
+  private void failure(int kind) {
     slot.record(acc.failures);
-    int kind = FrameworkFailures.kind(b, s, e);
     if (kind != 0) {
       slot.record(acc.frameworkFailures[kind - 1]);
     }
@@ -276,6 +289,11 @@ final class LogParser implements LineSink {
   private int crashTo;
   private boolean crashFound;
   private boolean lastSearchBare; // the last line segment() searched for an envelope had none
+  // where the text of the line [textFrom, ...) of textOf starts past its wrappers, labels and
+  // quoting, as segment() found it (null: not found so)
+  private byte[] textOf;
+  private int textFrom;
+  private int textAt;
 
   private boolean quotedRecord; // segment() found the line's record in a quoted field: read it unquoted
   private boolean readRaw; // segment() reads the line as it is (it asked, and no quoted field was there)
@@ -379,6 +397,11 @@ final class LogParser implements LineSink {
     // WARN's text): try the message families directly, after a timestamp as on any other line.
     int m = k < e && b[k] == ' ' ? Envelope.afterLabel(b, k, e) : k; // srun's label, padded
     m = Envelope.afterQuoting(b, m, e); // and a paste's quoting, a table's time column
+    if (!glued) {
+      textOf = b;
+      textFrom = s;
+      textAt = m;
+    }
     if (m < e && messages.parse(null, b, m, e) || !glued && bareAfterSkew(b, k, m, e)) {
       acc.ncclLines++;
       return true;

@@ -1,0 +1,143 @@
+package dev.nccltriage.source.log;
+
+import static dev.nccltriage.source.log.Bytes.ascii;
+import static dev.nccltriage.source.log.Bytes.indexOf;
+import static dev.nccltriage.source.log.Bytes.startsWith;
+
+/**
+ * A launcher's own line that reports a rank's (or the job's) abnormal end, read where the launcher
+ * writes it: at the start of a line (after the wrappers a collector adds). These are the launchers'
+ * format strings, not words that may appear anywhere:
+ *
+ * <ul>
+ *   <li>Slurm's srun ({@code src/srun/libsrun/launch.c}, {@code _task_finish}), through its
+ *       {@code error()} prefix: {@code srun: error: %s: %s %s: %s%s} (hosts, "task" or "tasks", the
+ *       task ids, then {@code strsignal()} of the signal and " (core dumped)", or "Out Of Memory"),
+ *       and {@code srun: error: %s: %s %s: Exited with exit code %d}. srun prints the task form
+ *       only for a task that ended abnormally (a normal end is a verbose "Completed").
+ *   <li>Slurm's slurmstepd: {@code slurmstepd: error: *** JOB %u ON %s CANCELLED AT %s ***} (and
+ *       {@code *** STEP %s ON ...}, "DUE TO TIME LIMIT" or "DUE TO PREEMPTION" after it), and its
+ *       cgroup's {@code Detected %u oom_kill event(s) in ...} (older: {@code oom-kill event(s)}).
+ *   <li>MPICH's and Intel MPI's Hydra, in the box it draws when a rank dies: {@code =   BAD
+ *       TERMINATION OF ONE OF YOUR APPLICATION PROCESSES}, {@code =   KILLED BY SIGNAL: %d (%s)},
+ *       and after the box {@code YOUR APPLICATION TERMINATED WITH THE EXIT STRING: %s (signal %d)}.
+ * </ul>
+ *
+ * Asked only of lines that nothing else took, and decided by their first byte for every other
+ * line, so a healthy log pays one compare a line of other programs' output.
+ */
+final class LauncherReports {
+  /** {@link #kind}: the line is no launcher's report of an abnormal end. */
+  static final int NONE = -1;
+  /** {@link #kind}: a report of an abnormal end of no kind that {@link FrameworkFailures} names. */
+  static final int FAILED = 0;
+
+  private static final byte[] SRUN_ERROR = ascii("srun: error: ");
+  private static final byte[] STEPD_ERROR = ascii("slurmstepd: error: ");
+  private static final byte[] TASK = ascii(": task");
+  private static final byte[] KILLED = ascii("Killed");
+  private static final byte[] OUT_OF_MEMORY = ascii("Out Of Memory");
+  private static final byte[] STARS = ascii("*** ");
+  private static final byte[] CANCELLED_AT = ascii(" CANCELLED AT ");
+  private static final byte[] DETECTED = ascii("Detected ");
+  private static final byte[] OOM_KILL = ascii(" oom_kill event");
+  private static final byte[] OOM_KILL_OLD = ascii(" oom-kill event");
+  private static final byte[] BAD_TERMINATION = ascii("BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES");
+  private static final byte[] KILLED_BY_SIGNAL = ascii("KILLED BY SIGNAL: ");
+  private static final byte[] EXIT_STRING = ascii("YOUR APPLICATION TERMINATED WITH THE EXIT STRING: ");
+  private static final byte[] SIGNAL = ascii("(signal ");
+
+  private LauncherReports() {}
+
+  /**
+   * What the line whose text starts at k (past its wrappers) reports: {@link #NONE}, {@link
+   * #FAILED}, or a {@link FrameworkFailures} kind.
+   */
+  static int kind(byte[] b, int k, int e) {
+    if (k >= e) {
+      return NONE;
+    }
+    return switch (b[k]) {
+      case 's' -> startsWith(b, k, e, SRUN_ERROR) ? srunTask(b, k + SRUN_ERROR.length, e)
+          : startsWith(b, k, e, STEPD_ERROR) ? stepd(b, k + STEPD_ERROR.length, e) : NONE;
+      case '=' -> hydraBox(b, k, e);
+      case 'Y' -> startsWith(b, k, e, EXIT_STRING) ? exitString(b, k + EXIT_STRING.length, e) : NONE;
+      default -> NONE;
+    };
+  }
+
+  /** "HOSTS: task[s] IDS: REASON" at i: the reason's kind; NONE if the line is not of that form. */
+  private static int srunTask(byte[] b, int i, int e) {
+    int t = indexOf(b, i, e, TASK);
+    if (t <= i) {
+      return NONE; // no host list before it
+    }
+    int j = t + TASK.length;
+    if (j < e && b[j] == 's') {
+      j++;
+    }
+    if (j >= e || b[j] != ' ') {
+      return NONE;
+    }
+    int ids = ++j;
+    while (j < e && (Bytes.isDigit(b[j]) || b[j] == '-' || b[j] == ',')) {
+      j++;
+    }
+    if (j == ids || j + 2 >= e || b[j] != ':' || b[j + 1] != ' ') {
+      return NONE;
+    }
+    int reason = j + 2;
+    // strsignal(SIGKILL) is "Killed"; Slurm reports a task its cgroup's OOM killer ended so
+    int end = reason + KILLED.length;
+    boolean killed = startsWith(b, reason, e, KILLED) && (end == e || b[end] < 'a' || b[end] > 'z')
+        || startsWith(b, reason, e, OUT_OF_MEMORY);
+    return killed ? FrameworkFailures.RANK_KILLED : FAILED;
+  }
+
+  /** After "slurmstepd: error: ": a job or step cancelled, or the cgroup's OOM killer at work. */
+  private static int stepd(byte[] b, int i, int e) {
+    if (startsWith(b, i, e, STARS)) {
+      return indexOf(b, i, e, CANCELLED_AT) > i ? FAILED : NONE;
+    }
+    if (startsWith(b, i, e, DETECTED)) {
+      int j = i + DETECTED.length;
+      int digits = j;
+      while (j < e && Bytes.isDigit(b[j])) {
+        j++;
+      }
+      if (j > digits && (startsWith(b, j, e, OOM_KILL) || startsWith(b, j, e, OOM_KILL_OLD))) {
+        return FrameworkFailures.RANK_KILLED;
+      }
+    }
+    return NONE;
+  }
+
+  /** A line of Hydra's box: "=", blanks, then its report of the rank that ended. */
+  private static int hydraBox(byte[] b, int k, int e) {
+    int i = k + 1;
+    while (i < e && b[i] == ' ') {
+      i++;
+    }
+    if (i == k + 1) {
+      return NONE; // the box's rule, "=====..."
+    }
+    if (startsWith(b, i, e, BAD_TERMINATION)) {
+      return FAILED;
+    }
+    if (startsWith(b, i, e, KILLED_BY_SIGNAL)) {
+      return signalNine(b, i + KILLED_BY_SIGNAL.length, e) ? FrameworkFailures.RANK_KILLED : FAILED;
+    }
+    return NONE;
+  }
+
+  /** After Hydra's "EXIT STRING: ": "Killed (signal 9)", "Segmentation fault (signal 11)", ... */
+  private static int exitString(byte[] b, int i, int e) {
+    int sig = indexOf(b, i, e, SIGNAL);
+    return sig >= 0 && signalNine(b, sig + SIGNAL.length, e) ? FrameworkFailures.RANK_KILLED : FAILED;
+  }
+
+  /** Whether the number at i is 9, whole (not 90). */
+  private static boolean signalNine(byte[] b, int i, int e) {
+    return i < e && b[i] == '9' && (i + 1 == e || !Bytes.isDigit(b[i + 1]));
+  }
+}

@@ -1,0 +1,65 @@
+package dev.nccltriage.source.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Launchers' own reports of a rank's abnormal end, by their format strings (Slurm's srun and
+ * slurmstepd, MPICH's and Intel MPI's Hydra): -1 none, 0 a failure of no named kind, 6 killed.
+ */
+class LauncherReportsTest {
+  @ParameterizedTest(name = "{1}: {0}")
+  @CsvSource(delimiter = '|', value = {
+    // srun: "%s: %s %s: %s%s" (strsignal, core_str), "Exited with exit code %d", "Out Of Memory"
+    "srun: error: gpu-node-3: task 5: Killed|6",
+    "srun: error: nid[001-004]: tasks 0-3,8: Killed|6",
+    "srun: error: gpu-node-3: task 5: Killed |6",
+    "srun: error: gpu-node-3: task 0: Out Of Memory|6",
+    "srun: error: gpu-node-3: task 1: Segmentation fault (core dumped)|0",
+    "srun: error: gpu-node-3: task 1: Aborted (core dumped)|0",
+    "srun: error: gpu-node-3: tasks 4-7: Terminated|0",
+    "srun: error: gpu-node-3: task 5: Exited with exit code 1|0",
+    "srun: error: gpu-node-3: task 5: Killedx|0",
+    // slurmstepd: a job or step cancelled (a hang ends at the time limit so), the cgroup's OOM killer
+    "slurmstepd: error: *** JOB 12345 ON node01 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***|0",
+    "slurmstepd: error: *** STEP 12345.0 ON node01 CANCELLED AT 2024-01-01T00:00:00 ***|0",
+    "slurmstepd: error: Detected 1 oom_kill event in StepId=12345.0. Some of the step tasks have been OOM Killed.|6",
+    "slurmstepd: error: Detected 3 oom-kill event(s) in step 12345.batch cgroup. Some of your processes may have been killed by the cgroup out-of-memory handler.|6",
+    // Hydra's box and the line after it
+    "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES|0",
+    "=   KILLED BY SIGNAL: 9 (Killed)|6",
+    "=   KILLED BY SIGNAL: 11 (Segmentation fault)|0",
+    "=   KILLED BY SIGNAL: 90|0",
+    "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)|6",
+    "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Segmentation fault (signal 11)|0",
+    "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 90)|0",
+    // no report of an end: other srun and slurmstepd lines, the box's rule and its other lines
+    "srun: error: Unable to create step for job 1234: Requested node configuration is not available|-1",
+    "srun: error: slurm_receive_msg: Socket timed out on send/recv operation|-1",
+    "srun: error: : task 1: Killed|-1",
+    "srun: error: node: task : Killed|-1",
+    "srun: error: node: tasks0: Killed|-1",
+    "srun: gpu-node-3: task 5: Completed|-1",
+    "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.|-1",
+    "slurmstepd: error: Detected an oom_kill event|-1",
+    "slurmstepd: error: *** the job was fine ***|-1",
+    "slurmstepd: info: Detected 1 oom_kill event in StepId=1.0|-1",
+    "===================================================================================|-1",
+    "=   PID 4242 RUNNING AT gpu-node-3|-1",
+    "=BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES|-1",
+    "step 100: srun: error: gpu-node-3: task 5: Killed|-1",
+    "Your application terminated with the exit string: Killed (signal 9)|-1",
+    "s|-1",
+    "=|-1"
+  })
+  void kindOfALine(String line, int kind) {
+    byte[] padded = ("xx" + line + "yy").getBytes(StandardCharsets.UTF_8);
+    byte[] exact = line.getBytes(StandardCharsets.UTF_8);
+    // the line's own end, and inside a longer buffer (nothing read past e)
+    assertThat(LauncherReports.kind(exact, 0, exact.length)).as(line).isEqualTo(kind);
+    assertThat(LauncherReports.kind(padded, 2, padded.length - 2)).as(line).isEqualTo(kind);
+  }
+}
