@@ -304,7 +304,10 @@ class FailureSignalsTest {
     @ValueSource(strings = {"srun: error: gpu-node-3: tasks 0-3: Killed", "srun: error: gpu-node-3: task 0: Out Of Memory",
         "slurmstepd: error: Detected 1 oom_kill event in StepId=12345.0. Some of the step tasks have been OOM Killed.",
         "=   KILLED BY SIGNAL: 9 (Killed)", "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)",
-        "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed)."})
+        "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).",
+        // the shells: bash (a script's or bash -c's), dash (sh -c)
+        "/bin/bash: line 1:  4242 Killed                  python train.py --epochs 3",
+        "./run.sh: line 12: 77 Killed                  torchrun --nproc-per-node 8 train.py", "Killed"})
     void aLaunchersReportOfAKillIsARankKilled(String line) {
       LogFacts f = withInit(line);
       assertThat(texts(f.evidenceFor("rankKilled"))).as(line).containsExactly(line);
@@ -355,7 +358,10 @@ class FailureSignalsTest {
       "srun: error: slurm_receive_msg: Socket timed out on send/recv operation",
       "srun: gpu-node-3: task 5: Completed",
       "=   PID 4242 RUNNING AT gpu-node-3",
-      "step 100: srun: error: gpu-node-3: task 5: Killed"
+      "step 100: srun: error: gpu-node-3: task 5: Killed",
+      "Killed 3 stale workers",
+      "reaper: line 5: 3 Killedx",
+      "Killed: 0"
     })
     void otherExceptionsAndMentionsAreNoFailure(String line) {
       LogFacts f = withInit(line);

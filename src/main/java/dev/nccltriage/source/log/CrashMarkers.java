@@ -27,6 +27,9 @@ final class CrashMarkers {
       ascii("exited due to process rank "), ascii("Exited with exit code ")};
   // torchrun's agent: "failed (exitcode: %s) local_rank: %s (pid: %s) of binary: %s"
   private static final byte[] FAILED_EXITCODE = ascii("failed (exitcode: ");
+  // bash's report of a job a signal ended (strsignal(SIGKILL) is "Killed"), after "NAME: line N: "
+  private static final byte[] KILLED = ascii("Killed");
+  private static final byte[] LINE = ascii(": line ");
   // PyTorch's distributed excepthook (init_process_group installs it) puts "[rank<N>]: " before each
   // line of an uncaught exception's traceback; Python calls an excepthook for no other exception
   private static final byte[] RANK_TAG = ascii("[rank");
@@ -71,11 +74,12 @@ final class CrashMarkers {
   private static final long B_H = Bytes.broadcast((byte) 'h');
   private static final long B_X = Bytes.broadcast((byte) 'x');
   private static final long B_I_LOWER = Bytes.broadcast((byte) 'i');
+  private static final long B_K_UPPER = Bytes.broadcast((byte) 'K');
 
   /**
    * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
    * are other programs' and pass through here, so the two bytes that start a marker ("SI", "Se",
-   * "co", "Wa", "Fa", "nc", "Er", "MP", "Ch", "xi", "xc") are looked for eight positions at a time (the
+   * "co", "Wa", "Fa", "nc", "Er", "MP", "Ch", "xi", "xc", "Ki") are looked for eight positions at a time (the
    * word at i and the one a byte later), and only where both match is a marker compared.
    */
   static boolean isCrash(byte[] b, int s, int e) {
@@ -91,7 +95,8 @@ final class CrashMarkers {
           | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
           | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
           | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
-          | zeroBytes(w ^ B_X) & (zeroBytesUnmasked(next ^ B_I_LOWER) | c);
+          | (zeroBytes(w ^ B_X) | zeroBytes(w ^ B_K_UPPER)) & zeroBytesUnmasked(next ^ B_I_LOWER)
+          | zeroBytes(w ^ B_X) & c;
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
         if (markerAt(b, s, i + Bytes.firstMarkedByte(marks), e)) {
@@ -137,7 +142,8 @@ final class CrashMarkers {
           | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
           | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
           | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
-          | zeroBytes(w ^ B_X) & (zeroBytesUnmasked(next ^ B_I_LOWER) | c);
+          | (zeroBytes(w ^ B_X) | zeroBytes(w ^ B_K_UPPER)) & zeroBytesUnmasked(next ^ B_I_LOWER)
+          | zeroBytes(w ^ B_X) & c;
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: the bytes themselves are looked at
         int at = i + Bytes.firstMarkedByte(marks);
@@ -188,6 +194,9 @@ final class CrashMarkers {
         return y == 'i' ? launcherExit(b, s, i, e)
             : y == 'c' && i > s && startsWith(b, i - 1, e, EXCEPTION) && nameEnds(b, i - 1 + EXCEPTION.length, e)
                 && uncaughtInRank(b, s, i - 1);
+      }
+      case 'K' -> {
+        return y == 'i' && shellKilled(b, s, i, e);
       }
       case 'W' -> {
         return y == 'a' && startsWith(b, i, e, WATCHDOG);
@@ -286,6 +295,47 @@ final class CrashMarkers {
       d--;
     }
     return d < j - 3 && d - RANK_TAG.length >= s && startsWith(b, d - RANK_TAG.length, d, RANK_TAG);
+  }
+
+  /**
+   * Whether "Killed" at i is a shell's report of a command that SIGKILL ended: bash's for a script or
+   * {@code bash -c} that waited for it ({@code jobs.c}, non-interactive: "%s: line %d: " and then the
+   * job, "%5d Killed  command"), e.g. "/bin/bash: line 1:  4242 Killed   python train.py".
+   */
+  static boolean shellKilled(byte[] b, int s, int i, int e) {
+    int end = i + KILLED.length;
+    if (!startsWith(b, i, e, KILLED) || end < e && b[end] != ' ' || i - 1 <= s || b[i - 1] != ' ') {
+      return false;
+    }
+    int pid = i - 1;
+    while (pid > s && Bytes.isDigit(b[pid - 1])) {
+      pid--;
+    }
+    if (pid == i - 1) {
+      return false;
+    }
+    int colon = pid;
+    while (colon > s && b[colon - 1] == ' ') {
+      colon--;
+    }
+    if (colon == pid || --colon <= s || b[colon] != ':') {
+      return false;
+    }
+    int n = colon;
+    while (n > s && Bytes.isDigit(b[n - 1])) {
+      n--;
+    }
+    return n < colon && n - LINE.length >= s && startsWith(b, n - LINE.length, n, LINE);
+  }
+
+  /** Whether the line [s, e) holds a shell's report of a SIGKILL ({@link #shellKilled}). */
+  static boolean hasShellKilled(byte[] b, int s, int e) {
+    for (int k = Bytes.indexOf(b, s, e, KILLED); k >= 0; k = Bytes.indexOf(b, k + 1, e, KILLED)) {
+      if (shellKilled(b, s, k, e)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isNameByte(byte c) {

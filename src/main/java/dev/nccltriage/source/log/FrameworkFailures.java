@@ -24,7 +24,8 @@ final class FrameworkFailures {
   static final int GPU_OUT_OF_MEMORY = 5;
   /**
    * A rank died of SIGKILL, as its launcher reports it: torchrun's agent "failed (exitcode: -9)",
-   * mpirun's "exited on signal 9 (Killed)" (the kernel's OOM killer, a container's memory limit, an
+   * mpirun's "exited on signal 9 (Killed)", bash's "line N: PID Killed", srun's, slurmstepd's and
+   * Hydra's ({@link LauncherReports}) (the kernel's OOM killer, a container's memory limit, an
    * eviction: nothing the rank could print).
    */
   static final int RANK_KILLED = 6;
@@ -64,7 +65,7 @@ final class FrameworkFailures {
     if (Bytes.indexOf(b, s, e, CUDA_OOM) >= 0) {
       return GPU_OUT_OF_MEMORY;
     }
-    if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || killedBySignal9(b, s, e)) {
+    if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || killedBySignal9(b, s, e) || CrashMarkers.hasShellKilled(b, s, e)) {
       return RANK_KILLED;
     }
     for (byte[] t : SHM_TEXTS) {

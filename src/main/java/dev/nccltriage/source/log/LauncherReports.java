@@ -21,6 +21,9 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  *   <li>MPICH's and Intel MPI's Hydra, in the box it draws when a rank dies: {@code =   BAD
  *       TERMINATION OF ONE OF YOUR APPLICATION PROCESSES}, {@code =   KILLED BY SIGNAL: %d (%s)},
  *       and after the box {@code YOUR APPLICATION TERMINATED WITH THE EXIT STRING: %s (signal %d)}.
+ *   <li>dash ({@code sh -c} in most images) when a command it waited for was killed: {@code
+ *       strsignal()} alone, "Killed". (bash's report, "NAME: line N: PID Killed  COMMAND", is
+ *       found anywhere in a line by {@link CrashMarkers}.)
  * </ul>
  *
  * Asked only of lines that nothing else took, and decided by their first byte for every other
@@ -62,6 +65,8 @@ final class LauncherReports {
           : startsWith(b, k, e, STEPD_ERROR) ? stepd(b, k + STEPD_ERROR.length, e) : NONE;
       case '=' -> hydraBox(b, k, e);
       case 'Y' -> startsWith(b, k, e, EXIT_STRING) ? exitString(b, k + EXIT_STRING.length, e) : NONE;
+      // dash's report of a foreground command a signal ended is strsignal() alone on a line
+      case 'K' -> k + KILLED.length == e && startsWith(b, k, e, KILLED) ? FrameworkFailures.RANK_KILLED : NONE;
       default -> NONE;
     };
   }

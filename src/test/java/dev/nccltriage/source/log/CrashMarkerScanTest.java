@@ -30,7 +30,9 @@ class CrashMarkerScanTest {
       "x.DistNetworkError", "DistError:", "errors.ChildFailedError:", "RendezvousTimeoutError\r",
       "RendezvousConnectionError:", "HorovodInternalError:", "nccl.NcclError:", "[rank0]: torch.OutOfMemoryError:",
       "[rank12]: ValueError", "[rank3]: a.b_c.KeyError\r", "[rank]: ValueError:", "[rank1]:  ValueError:",
-      "[rank0]: Exception: boom", "[rank2]: mod.CustomException", "[rank2]: Exceptional:", "x Exception: y");
+      "[rank0]: Exception: boom", "[rank2]: mod.CustomException", "[rank2]: Exceptional:", "x Exception: y",
+      "/bin/bash: line 1:  4242 Killed                  python train.py", "run.sh: line 12: 7 Killed",
+      ": line 1: 42 Killedx", ": line : 42 Killed", ": line 1:42 Killed", "line 1: 42 Killed", ": line 1:  Killed");
 
   // any exception named right after PyTorch's distributed excepthook's "[rank<N>]: "
   private static final java.util.regex.Pattern UNCAUGHT = java.util.regex.Pattern.compile(
@@ -40,6 +42,10 @@ class CrashMarkerScanTest {
   private static final java.util.regex.Pattern RUNTIME = java.util.regex.Pattern.compile(
       "(?<![A-Za-z0-9_])(?:Xla)?Runtime(Error):.*(?:NCCL|nccl|store based barrier|connect\\(\\) timed out|Socket Timeout"
           + "|waiting for clients|connect to \\()", java.util.regex.Pattern.DOTALL);
+
+  // bash's report of a job SIGKILL ended: "NAME: line N: PID Killed  COMMAND"
+  private static final java.util.regex.Pattern SHELL_KILLED = java.util.regex.Pattern.compile(
+      ": line [0-9]+: +[0-9]+ Killed(?= |$)");
 
   /** Where the first exception's "Error" starts, or -1. */
   private static int exceptionAt(String line) {
@@ -63,7 +69,7 @@ class CrashMarkerScanTest {
         return true;
       }
     }
-    return exceptionAt(line) >= 0;
+    return exceptionAt(line) >= 0 || SHELL_KILLED.matcher(line).find();
   }
 
   /** A marker or an exception, cut short or whole. */
@@ -122,7 +128,7 @@ class CrashMarkerScanTest {
   @Test
   void randomLinesOfMarkerBytesAnswerAsAPlainScan() {
     // lines made of the markers' own letters, so that candidates and near misses are everywhere
-    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg ncl\u00ff\u0000DistEror:.\r_NcMPChxit(0[]k";
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg ncl\u00ff\u0000DistEror:.\r_NcMPChxit(0[]kKiled 1";
     Random r = new Random(11);
     for (int i = 0; i < 20_000; i++) {
       StringBuilder sb = new StringBuilder();
@@ -148,13 +154,15 @@ class CrashMarkerScanTest {
       }
     }
     int x = exceptionAt(line);
-    return x >= 0 && x < limit;
+    java.util.regex.Matcher k = SHELL_KILLED.matcher(line);
+    int killed = k.find() ? k.end() - "Killed".length() : -1;
+    return x >= 0 && x < limit || killed >= 0 && killed < limit;
   }
 
   @Test
   void theEnvelopeAndCrashScanAnswersAsTheTwoPlainSearches() {
     // the markers' letters and the envelope's, so that both are near everywhere
-    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_NcMPChxit(0[]k";
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_NcMPChxit(0[]kKiled 1";
     List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp");
     Random r = new Random(12);
     for (int i = 0; i < 30_000; i++) {
