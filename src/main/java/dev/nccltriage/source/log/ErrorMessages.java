@@ -46,8 +46,7 @@ final class ErrorMessages {
   // by the text as printed (its String is the slot's, hashed once), then by the text with its peer
   // addresses masked (PeerAddresses), so that a connect error to a new peer is no new classification
   private final TextMemo<Known> byMasked = new TextMemo<>(MEMO, msg -> new Known(ErrorSignatures.classify(msg)));
-  private final TextMemo<Known> outcomes =
-      new TextMemo<>(MEMO, msg -> PeerAddresses.lookUp(msg, byMasked::get, k -> k.outcome));
+  private final TextMemo<Known> outcomes = new TextMemo<>(MEMO, this::unkept);
   private String lastText;
   private Known lastKnown;
 
@@ -56,6 +55,7 @@ final class ErrorMessages {
     final ErrorSignatures.Outcome outcome;
     LogAccumulator.ErrAcc errors;
     Boolean recoverable; // for a WARN text, once asked
+    byte servesForm; // for a masked text's: 0 not asked yet, 1 it serves every text of its form, 2 not
 
     Known(ErrorSignatures.Outcome outcome) {
       this.outcome = outcome;
@@ -115,7 +115,31 @@ final class ErrorMessages {
       known = classified(masks, masked);
       masks.meaning(masked, known);
     }
-    return PeerAddresses.quotesDigits(known.outcome) ? classified(texts, text) : known;
+    return servesForm(known, texts, text, null) ? known : classified(texts, text);
+  }
+
+  /** The entry of a text not kept in MessageTexts: its masked form's, where that serves. */
+  private Known unkept(String msg) {
+    String key = PeerAddresses.masked(msg);
+    if (key != msg) {
+      Known form = byMasked.get(key);
+      if (servesForm(form, null, 0, msg)) {
+        return form;
+      }
+    }
+    return byMasked.get(msg);
+  }
+
+  /**
+   * Whether a masked text's entry serves every text of its form ({@link PeerAddresses#formServes}),
+   * asked with one of them (kept at {@code in}'s slot, else {@code msg}): once a form, so that a
+   * failing job's errors to new peers, whose detail quotes a number, are not each classified.
+   */
+  private static boolean servesForm(Known form, MessageTexts in, int slot, String msg) {
+    if (form.servesForm == 0) {
+      form.servesForm = PeerAddresses.formServes(form.outcome, msg != null ? msg : in.text(slot)) ? (byte) 1 : (byte) 2;
+    }
+    return form.servesForm == 1;
   }
 
   /** The meaning of a kept text, its guard words found in its bytes (no copy of them). */
@@ -311,7 +335,54 @@ final class ErrorMessages {
 
   record OfiOutcome(ErrorKind kind, String detail) {}
 
-  private final TextMemo<OfiOutcome> ofiSeen = new TextMemo<>(MEMO, ErrorMessages::ofiOutcome);
+  private final TextMemo<OfiOutcome> ofiSeen = new TextMemo<>(MEMO, this::ofiUnmasked);
+  private final TextMemo<OfiForm> ofiForms = new TextMemo<>(MEMO, msg -> new OfiForm(ofiOutcome(msg)));
+
+  /** A NET/OFI text's outcome with its peer addresses masked, and whether it serves every such text. */
+  private static final class OfiForm {
+    final OfiOutcome outcome;
+    byte serves; // as Known.servesForm
+
+    OfiForm(OfiOutcome outcome) {
+      this.outcome = outcome;
+    }
+  }
+
+  /** As {@link PeerAddresses#formServes}, for a NET/OFI text's outcome. */
+  static boolean ofiFormServes(OfiOutcome ofForm, String original) {
+    if (!PeerAddresses.hasDigit(ofForm.detail())) {
+      return true;
+    }
+    OfiOutcome other = ofiOutcome(PeerAddresses.maskedOtherwise(original));
+    return other.kind() == ofForm.kind() && ofForm.detail().equals(other.detail());
+  }
+
+  /** What {@link #ofiUnmasked} answers, without its memos (for tests). */
+  static OfiOutcome ofiByForm(String msg) {
+    String key = PeerAddresses.masked(msg);
+    if (key != msg) {
+      OfiOutcome form = ofiOutcome(key);
+      if (ofiFormServes(form, msg)) {
+        return form;
+      }
+    }
+    return ofiOutcome(msg);
+  }
+
+  /** As {@link #unkept}, for aws-ofi-nccl's texts (every failing connection's names its peer). */
+  private OfiOutcome ofiUnmasked(String msg) {
+    String key = PeerAddresses.masked(msg);
+    if (key != msg) {
+      OfiForm form = ofiForms.get(key);
+      if (form.serves == 0) {
+        form.serves = ofiFormServes(form.outcome, msg) ? (byte) 1 : (byte) 2;
+      }
+      if (form.serves == 1) {
+        return form.outcome;
+      }
+    }
+    return ofiOutcome(msg);
+  }
 
 
   /** What a NET/Plugin text says: BENIGN, LOAD_FAILED (value: why), LOADED (value: the plugin), or NONE. */

@@ -14,7 +14,9 @@ import java.util.Arrays;
  * table starts over when its bytes or entries are full (a long log's texts drift).
  */
 final class MessageTexts {
-  static final int MAX_TEXT = 512;
+  // NCCL bounds a line at 1023 bytes up to 2.28; from 2.29 only its prefix and format are bounded
+  // and a long expansion (an HCA list, a plugin's error) prints whole: a text up to 4 KB is kept
+  static final int MAX_TEXT = 4095;
   private static final int MAX_BYTES = 4 << 20;
   private static final int MAX_BITS = 16;
   /** {@link #find}'s answer for a text that is not kept. */
@@ -38,14 +40,15 @@ final class MessageTexts {
   static final int TAIL_RARE = 8;
 
   // An entry packs what a probe needs into one long, so that a lookup touches one cache line:
-  // bits 0-21 the text's offset in the pool, 22-31 its length, 32-35 flags, 36-43 route, 44-63 a
+  // bits 0-21 the text's offset in the pool, 22-33 its length, 34-37 flags, 38-45 route, 46-63 a
   // tag of its hash (never 0: 0 is an empty slot). The table's index comes from the hash's low bits.
   private static final int LENGTH_SHIFT = 22;
-  private static final int FLAGS_SHIFT = 32;
-  private static final int ROUTE_SHIFT = 36;
-  private static final int TAG_SHIFT = 44;
+  private static final int LENGTH_BITS = 0xFFF;
+  private static final int FLAGS_SHIFT = 34;
+  private static final int ROUTE_SHIFT = 38;
+  private static final int TAG_SHIFT = 46;
   private static final long OFFSET_MASK = (1L << LENGTH_SHIFT) - 1;
-  private static final long KEY_MASK = -1L << TAG_SHIFT | 0x3FFL << LENGTH_SHIFT; // tag and length
+  private static final long KEY_MASK = -1L << TAG_SHIFT | (long) LENGTH_BITS << LENGTH_SHIFT; // tag and length
 
   private int bits = 10;
   private long[] entries = new long[1 << bits];
@@ -94,7 +97,7 @@ final class MessageTexts {
   }
 
   private static long tag(int h) {
-    long t = (h >>> 12) & 0xFFFFF;
+    long t = (h >>> 14) & 0x3FFFF;
     return (t == 0 ? 1 : t) << TAG_SHIFT;
   }
 
@@ -171,7 +174,7 @@ final class MessageTexts {
   }
 
   private static int length(long entry) {
-    return (int) (entry >>> LENGTH_SHIFT) & 0x3FF;
+    return (int) (entry >>> LENGTH_SHIFT) & LENGTH_BITS;
   }
 
   /** What is known about the slot's text ({@link #PLAIN}, {@link #TAIL_KNOWN}...); 0 if not kept. */

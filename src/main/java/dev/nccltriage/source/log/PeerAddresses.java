@@ -1,16 +1,18 @@
 package dev.nccltriage.source.log;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import java.util.function.Function;
+
 
 /**
  * IPv4 peer addresses and pointers in message texts ("Connect to 10.4.7.21<43117> failed", "Got
  * completion from peer 10.4.7.21<43117> with error 12", "async fatal event on QP (0x55d0c1a2b3c4)").
  * A failing job prints such a line per peer, connection or queue pair, so nearly each one is a text
- * never seen before; what it means does not depend on which peer or object it names. {@link #lookUp}
- * asks for the text with them masked, so that one answer serves them all, unless that answer
- * quotes digits (a detail that may hold the address itself): then the text's own answer is the one
- * given.
+ * never seen before; what it means does not depend on which peer or object it names. A text is
+ * asked for with them masked, so that one answer serves them all, unless that answer quotes digits
+ * that may be the masks' (a detail that may hold the address itself: {@link #formServes}): then the
+ * text's own answer is the one given.
  */
 final class PeerAddresses {
   static final String MASK = "0.0.0.0";
@@ -19,6 +21,7 @@ final class PeerAddresses {
   private static final byte[] MASK_BYTES = Bytes.ascii(MASK);
   private static final byte[] PORT_MASK_BYTES = Bytes.ascii(MASK + PORT_MASK);
   private static final byte[] POINTER_MASK_BYTES = Bytes.ascii(POINTER_MASK);
+  private static final byte[] ZERO_X = Bytes.ascii("0x");
   /** Hex digits a pointer has at least ("0x" and four): fewer could be a number NCCL prints so. */
   private static final int POINTER_DIGITS = 4;
 
@@ -30,6 +33,19 @@ final class PeerAddresses {
    * own) by {@link #POINTER_MASK}; {@code msg} itself, the same object, when it holds none.
    */
   static String masked(String msg) {
+    return masked(msg, false);
+  }
+
+  /**
+   * {@link #masked} with other fills: the longest address and port, a 48-bit pointer. A meaning
+   * read alike from a text masked both ways does not depend on what the masks hide (so it serves
+   * every text of that masked form: {@link #formServes}).
+   */
+  static String maskedOtherwise(String msg) {
+    return masked(msg, true);
+  }
+
+  private static String masked(String msg, boolean otherwise) {
     if (msg.indexOf('.') < 0 && msg.indexOf("0x") < 0) {
       return msg;
     }
@@ -42,7 +58,7 @@ final class PeerAddresses {
       if (out == null) {
         out = new StringBuilder(s.length);
       }
-      out.append(msg, copied, start(t)).append(new String(mask(t), StandardCharsets.ISO_8859_1));
+      out.append(msg, copied, start(t)).append(new String(otherwise ? otherMask(t) : mask(t), StandardCharsets.ISO_8859_1));
       copied = end(t);
     }
     return out == null ? msg : out.append(msg, copied, s.length).toString();
@@ -98,10 +114,18 @@ final class PeerAddresses {
     return (t >>> 62 & 1) != 0 ? POINTER_MASK_BYTES : (t >>> 30 & 1) != 0 ? PORT_MASK_BYTES : MASK_BYTES;
   }
 
+  private static final byte[] OTHER_MASK_BYTES = Bytes.ascii("255.255.255.255");
+  private static final byte[] OTHER_PORT_MASK_BYTES = Bytes.ascii("255.255.255.255<65535>");
+  private static final byte[] OTHER_POINTER_MASK_BYTES = Bytes.ascii("0xffffffffffff");
+
+  private static byte[] otherMask(long t) {
+    return (t >>> 62 & 1) != 0 ? OTHER_POINTER_MASK_BYTES : (t >>> 30 & 1) != 0 ? OTHER_PORT_MASK_BYTES : OTHER_MASK_BYTES;
+  }
+
   /**
    * The first address or pointer in s[at, to), the text starting at {@code textStart}; -1 if none.
-   * An address's first part is the 1-3 digits before a dot, a pointer's "0x" is before its 'x':
-   * only dots and x's are looked for (by words), and what stands around each is checked.
+   * An address's first part is the 1-3 digits before a dot, a pointer starts with "0x": only dots
+   * and that pair are looked for (by words), and what stands around each is checked.
    */
   private static long next(byte[] s, int textStart, int at, int to) {
     long address = -1;
@@ -119,10 +143,11 @@ final class PeerAddresses {
       }
     }
     int before = address < 0 ? to : start(address);
-    for (int x = Bytes.indexOfByte(s, at + 1, before, (byte) 'x'); x >= 0; x = Bytes.indexOfByte(s, x + 1, before, (byte) 'x')) {
-      int end = pointerEnd(s, textStart, x - 1, to);
+    // by the pair "0x", not by each 'x' (a text of many x's would try each)
+    for (int z = Bytes.indexOf(s, at, before, ZERO_X); z >= 0; z = Bytes.indexOf(s, z + 1, before, ZERO_X)) {
+      int end = pointerEnd(s, textStart, z, to);
       if (end >= 0) {
-        return token(x - 1, end, POINTER);
+        return token(z, end, POINTER);
       }
     }
     return address;
@@ -192,18 +217,34 @@ final class PeerAddresses {
   }
 
   /**
-   * The meaning of {@code msg} from {@code lookup} (the classification itself, or a memo of it),
-   * asked of the masked text first where msg holds an address or a pointer.
+   * Whether the outcome {@code ofForm} of a masked text serves every text of that form, asked with
+   * one such text, {@code original}: an outcome that quotes no digit cannot hold an address, else it
+   * must read the same from the form masked otherwise ({@link #maskedOtherwise}). Asked once a form.
    */
-  static <T> T lookUp(String msg, Function<String, T> lookup, Function<T, ErrorSignatures.Outcome> outcome) {
+  static boolean formServes(ErrorSignatures.Outcome ofForm, String original) {
+    return !quotesDigits(ofForm) || sameOutcome(ofForm, ErrorSignatures.classify(maskedOtherwise(original)));
+  }
+
+  /**
+   * The outcome of {@code msg} by its masked form where that serves, else its own, each from
+   * {@code classify}: what ErrorMessages' memos answer (they also remember each form's answer).
+   */
+  static ErrorSignatures.Outcome outcomeByForm(String msg, Function<String, ErrorSignatures.Outcome> classify) {
     String key = masked(msg);
     if (key != msg) {
-      T t = lookup.apply(key);
-      if (!quotesDigits(outcome.apply(t))) {
-        return t;
+      ErrorSignatures.Outcome form = classify.apply(key);
+      if (formServes(form, msg)) {
+        return form;
       }
     }
-    return lookup.apply(msg);
+    return classify.apply(msg);
+  }
+
+  /** Whether two outcomes say the same, field by field. */
+  static boolean sameOutcome(ErrorSignatures.Outcome a, ErrorSignatures.Outcome b) {
+    return a.kind() == b.kind() && Objects.equals(a.detail(), b.detail()) && Objects.equals(a.status(), b.status())
+        && Objects.equals(a.pluginLoaded(), b.pluginLoaded()) && a.noVerbs() == b.noVerbs() && a.ibFailed() == b.ibFailed()
+        && a.failure() == b.failure() && a.invalidRankOf() == b.invalidRankOf() && a.known() == b.known();
   }
 
   /** Whether a text the outcome was read from shows in it (where an address could be). */
@@ -211,7 +252,7 @@ final class PeerAddresses {
     return hasDigit(o.detail()) || hasDigit(o.pluginLoaded());
   }
 
-  private static boolean hasDigit(String s) {
+  static boolean hasDigit(String s) {
     if (s != null) {
       for (int i = 0; i < s.length(); i++) {
         if (isDigit(s.charAt(i))) {

@@ -50,6 +50,15 @@ class PeerAddressesTest {
   }
 
   @Test
+  void anAnswerThatQuotesDigitsOfItsOwnServesEveryPeer() {
+    // the detail's digits are the text's, not a mask's: it reads the same masked otherwise
+    StringBuilder asked = new StringBuilder();
+    ErrorSignatures.Outcome o = lookUp("socketStartConnect: Connect to 10.1.2.3<4> failed : error 113 (No route to host)", asked);
+    assertThat(o.detail()).isEqualTo("error 113 (No route to host)");
+    assertThat(asked.toString()).isEqualTo("[socketStartConnect: Connect to 0.0.0.0<0> failed : error 113 (No route to host)]");
+  }
+
+  @Test
   void anAnswerWithoutDigitsServesEveryPeer() {
     StringBuilder asked = new StringBuilder();
     ErrorSignatures.Outcome o = lookUp("socketStartConnect: Connect to 10.1.2.3<4> failed : Connection refused", asked);
@@ -81,11 +90,11 @@ class PeerAddressesTest {
     }
   }
 
-  /** PeerAddresses.lookUp with the plain classification, noting each text it was asked, "[..]". */
+  /** PeerAddresses.outcomeByForm with the plain classification, noting each text it was asked, "[..]". */
   private static ErrorSignatures.Outcome lookUp(String msg, StringBuilder asked) {
-    return PeerAddresses.lookUp(msg, m -> {
+    return PeerAddresses.outcomeByForm(msg, m -> {
       asked.append('[').append(m).append(']');
       return ErrorSignatures.classify(m);
-    }, o -> o);
+    });
   }
 }
