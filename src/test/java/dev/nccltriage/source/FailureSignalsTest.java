@@ -262,6 +262,11 @@ class FailureSignalsTest {
               + "capacity of 139.80 GiB of which 135.81 GiB is free.",
           "[rank7]: ValueError: too many values to unpack (expected 2)",
           "[rank3]: Exception: checkpoint directory /ckpt is not writable",
+          // a rank out of GPU memory, also without PyTorch's excepthook (before 2.2, a rank not yet in a
+          // process group), before 1.13 as a RuntimeError, and JAX's
+          "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)",
+          "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity)",
+          "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.",
           // launchers when a rank dies: Open MPI 4 (orterun) and 5 (prterun), Slurm, torchrun's agent
           "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).",
           "prterun noticed that process rank 3 with PID 4242 on node gpu-2 exited on signal 11 (Segmentation fault).",
@@ -313,6 +318,17 @@ class FailureSignalsTest {
       assertThat(texts(f.evidenceFor("rankKilled"))).as(line).containsExactly(line);
     }
 
+    /** A rank's GPU out of memory is named, with or without PyTorch's excepthook, and JAX's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)",
+        "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 400.00 GiB.",
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity)",
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes."})
+    void aGpuOutOfMemoryIsNamed(String line) {
+      LogFacts f = withInit(line);
+      assertThat(texts(f.evidenceFor("gpuOutOfMemory"))).as(line).containsExactly(line);
+    }
+
     /** A launcher's report of another end is a failure, not a kill. */
     @ParameterizedTest
     @ValueSource(strings = {"srun: error: gpu-node-3: task 1: Aborted (core dumped)", "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES",
@@ -361,7 +377,12 @@ class FailureSignalsTest {
       "step 100: srun: error: gpu-node-3: task 5: Killed",
       "Killed 3 stale workers",
       "reaper: line 5: 3 Killedx",
-      "Killed: 0"
+      "Killed: 0",
+      // out of memory where no exception is raised, or another's name
+      "warning: CUDA out of memory, retrying with batch size 16",
+      "MyOutOfMemoryError: cache full",
+      "OutOfMemoryErrors caught: 0",
+      "RuntimeError: out of memory"
     })
     void otherExceptionsAndMentionsAreNoFailure(String line) {
       LogFacts f = withInit(line);

@@ -38,20 +38,23 @@ final class CrashMarkers {
   // The last line of an uncaught exception that a distributed job's framework raises when a rank
   // fails, "<module>.<Class>Error: message" or the name alone: PyTorch's distributed errors
   // (torch/distributed's DistError and its DistBackendError, DistStoreError, DistNetworkError),
-  // torchrun's ChildFailedError and rendezvous errors, Horovod's HorovodInternalError, CuPy's NcclError
+  // torchrun's ChildFailedError and rendezvous errors, Horovod's HorovodInternalError, CuPy's NcclError,
+  // PyTorch's GPU out of memory (torch.cuda.OutOfMemoryError from 1.13, torch.OutOfMemoryError from 2.5)
   private static final byte[][] ERROR_CLASSES = {ascii("DistBackend"), ascii("DistStore"), ascii("DistNetwork"),
       ascii("Dist"), ascii("ChildFailed"), ascii("RendezvousTimeout"), ascii("RendezvousConnection"),
-      ascii("HorovodInternal"), ascii("Nccl")};
+      ascii("HorovodInternal"), ascii("Nccl"), ascii("OutOfMemory")};
   // (an exception raised without a message prints its name alone)
   private static final byte[] ERROR = ascii("Error");
   // Before PyTorch 2.1 its distributed errors were RuntimeErrors, and JAX's are XlaRuntimeErrors: one
   // is a failure when its text is NCCL's or c10d's (a communicator aborted, "NCCL operation ...
-  // failed", the unique id not fetched, the store's barrier or connect timing out), not any
-  // RuntimeError of the program's
+  // failed", the unique id not fetched, the store's barrier or connect timing out) or the GPU's memory
+  // ran out (PyTorch before 1.13: "CUDA out of memory"; XLA: "RESOURCE_EXHAUSTED: Out of memory ..."),
+  // not any RuntimeError of the program's
   private static final byte[] RUNTIME = ascii("Runtime");
   private static final byte[] XLA = ascii("Xla");
   private static final byte[][] RUNTIME_TEXTS = {ascii("NCCL"), ascii("nccl"), ascii("store based barrier"),
-      ascii("connect() timed out"), ascii("Socket Timeout"), ascii("waiting for clients"), ascii("connect to (")};
+      ascii("connect() timed out"), ascii("Socket Timeout"), ascii("waiting for clients"), ascii("connect to ("),
+      ascii("CUDA out of memory"), ascii("RESOURCE_EXHAUSTED: Out of memory")};
   private static final byte[][] NCCL_RESULTS = {ascii("ncclSystemError"), ascii("ncclInternalError"),
       ascii("ncclRemoteError"), ascii("ncclUnhandledCudaError"), ascii("ncclInvalidUsage"),
       ascii("ncclInvalidArgument"), ascii("ncclTimeout")};

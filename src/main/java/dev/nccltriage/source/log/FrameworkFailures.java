@@ -20,7 +20,10 @@ final class FrameworkFailures {
   static final int STORE_LOST = 3;
   /** "Watchdog caught collective operation timeout: WorkNCCL(...) ran for N milliseconds before timing out." */
   static final int COLLECTIVE_TIMEOUT = 4;
-  /** "CUDA out of memory. Tried to allocate ...": the CUDA caching allocator's (torch.OutOfMemoryError, a RuntimeError before 1.13). */
+  /**
+   * "CUDA out of memory. Tried to allocate ...": the CUDA caching allocator's (torch.OutOfMemoryError,
+   * a RuntimeError before 1.13); XLA's "RESOURCE_EXHAUSTED: Out of memory while trying to allocate".
+   */
   static final int GPU_OUT_OF_MEMORY = 5;
   /**
    * A rank died of SIGKILL, as its launcher reports it: torchrun's agent "failed (exitcode: -9)",
@@ -53,6 +56,8 @@ final class FrameworkFailures {
   private static final byte[] C10D_STORE_FAILED = ascii("connection to the C10d store has failed");
   private static final byte[] RENDEZVOUS_TIMEOUT = ascii("RendezvousTimeoutError");
   private static final byte[] CUDA_OOM = ascii("CUDA out of memory");
+  // XLA's (JAX's) allocator: "RESOURCE_EXHAUSTED: Out of memory while trying to allocate N bytes."
+  private static final byte[] XLA_OOM = ascii("RESOURCE_EXHAUSTED: Out of memory");
   private static final byte[] EXITCODE_KILL = ascii("(exitcode: -9)");
   private static final byte[] SIGNAL_KILL = ascii("exited on signal 9");
   private static final byte[][] SHM_TEXTS = {ascii("allocate shared memory(shm)"), ascii("out of shared memory"),
@@ -62,7 +67,7 @@ final class FrameworkFailures {
 
   /** The kind of failure the line b[s, e) reports, or 0. */
   static int kind(byte[] b, int s, int e) {
-    if (Bytes.indexOf(b, s, e, CUDA_OOM) >= 0) {
+    if (Bytes.indexOf(b, s, e, CUDA_OOM) >= 0 || Bytes.indexOf(b, s, e, XLA_OOM) >= 0) {
       return GPU_OUT_OF_MEMORY;
     }
     if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || killedBySignal9(b, s, e) || CrashMarkers.hasShellKilled(b, s, e)) {

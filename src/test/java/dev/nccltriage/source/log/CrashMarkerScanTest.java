@@ -23,14 +23,15 @@ class CrashMarkerScanTest {
   // a framework's exception, named whole, then ':', a CR or the line's end
   private static final java.util.regex.Pattern EXCEPTION = java.util.regex.Pattern.compile(
       "(?<![A-Za-z0-9_])(?:DistBackend|DistStore|DistNetwork|Dist|ChildFailed|RendezvousTimeout|RendezvousConnection"
-          + "|HorovodInternal|Nccl)(Error)(?::|\r|$)");
+          + "|HorovodInternal|Nccl|OutOfMemory)(Error)(?::|\r|$)");
   private static final List<String> EXCEPTIONS = List.of("RuntimeError: NCCL", "RuntimeError: x nccl",
       "XlaRuntimeError: INTERNAL: NCCL", "aXlaRuntimeError: nccl",
       "RuntimeError: Socket Timeout", "torch.distributed.DistBackendError:", "DistStoreError:",
       "x.DistNetworkError", "DistError:", "errors.ChildFailedError:", "RendezvousTimeoutError\r",
       "RendezvousConnectionError:", "HorovodInternalError:", "nccl.NcclError:", "[rank0]: torch.OutOfMemoryError:",
       "[rank12]: ValueError", "[rank3]: a.b_c.KeyError\r", "[rank]: ValueError:", "[rank1]:  ValueError:",
-      "[rank0]: Exception: boom", "[rank2]: mod.CustomException", "[rank2]: Exceptional:", "x Exception: y",
+      "[rank0]: Exception: boom", "[rank2]: mod.CustomException", "torch.cuda.OutOfMemoryError: CUDA out of",
+      "MyOutOfMemoryError:", "RuntimeError: CUDA out of memory.", "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory", "[rank2]: Exceptional:", "x Exception: y",
       "/bin/bash: line 1:  4242 Killed                  python train.py", "run.sh: line 12: 7 Killed",
       ": line 1: 42 Killedx", ": line : 42 Killed", ": line 1:42 Killed", "line 1: 42 Killed", ": line 1:  Killed");
 
@@ -41,7 +42,7 @@ class CrashMarkerScanTest {
   // a RuntimeError whose text is NCCL's or c10d's (PyTorch before 2.1)
   private static final java.util.regex.Pattern RUNTIME = java.util.regex.Pattern.compile(
       "(?<![A-Za-z0-9_])(?:Xla)?Runtime(Error):.*(?:NCCL|nccl|store based barrier|connect\\(\\) timed out|Socket Timeout"
-          + "|waiting for clients|connect to \\()", java.util.regex.Pattern.DOTALL);
+          + "|waiting for clients|connect to \\(|CUDA out of memory|RESOURCE_EXHAUSTED: Out of memory)", java.util.regex.Pattern.DOTALL);
 
   // bash's report of a job SIGKILL ended: "NAME: line N: PID Killed  COMMAND"
   private static final java.util.regex.Pattern SHELL_KILLED = java.util.regex.Pattern.compile(

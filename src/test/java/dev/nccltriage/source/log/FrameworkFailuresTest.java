@@ -26,6 +26,7 @@ class FrameworkFailuresTest {
     // a rank out of GPU memory (torch.OutOfMemoryError; a RuntimeError before 1.13), a rank SIGKILLed
     "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 400.00 GiB. GPU 0 has a total capacity of 139.80 GiB|5",
     "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity)|5",
+    "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.|5",
     "E1204 17:46:59.007000 481 torch/distributed/elastic/multiprocessing/api.py:986] failed (exitcode: -9) local_rank: 1 (pid: 643) of binary: /opt/torch/.venv/bin/python|6",
     "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).|6",
     "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9.|6",
