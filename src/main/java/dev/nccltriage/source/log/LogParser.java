@@ -20,6 +20,7 @@ final class LogParser implements LineSink {
   private static final byte[] VERSION = ascii("version ");
   private static final byte[] OLD_INFO = ascii("] INFO ");
   private static final byte[] OLD_WARN = ascii("] WARN ");
+  private static final byte[] BRACKET_SPACE = ascii("] ");
   private static final byte[] FRAMEWORK_VERSION = ascii("version:");
   private static final byte[] FAILURE = ascii("failure");
   private static final byte[] ERROR = ascii("error");
@@ -381,7 +382,8 @@ final class LogParser implements LineSink {
       at = indexOf(b, at + 1, e, NCCL);
     }
     // before 2.3 there is no NCCL token: "host:pid:tid [dev] INFO message"
-    for (int br = Bytes.indexOfByte(b, s, e, (byte) ']'); br >= 0; br = Bytes.indexOfByte(b, br + 1, e, (byte) ']')) {
+    // (by the pair "] ", not by each ']': other programs' lines hold brackets)
+    for (int br = indexOf(b, s, e, BRACKET_SPACE); br >= 0; br = indexOf(b, br + 1, e, BRACKET_SPACE)) {
       if (oldLevelAt(b, br, e)) {
         prefix.parse(b, s, br + 2);
         if (prefix.hostStart >= 0) { // "host:pid:tid [dev] INFO", not any logger's "] INFO "
@@ -532,7 +534,7 @@ final class LogParser implements LineSink {
 
   /** The first "] INFO " or "] WARN " in [s, e) (the level of a record before 2.3) or -1. */
   static int oldLevelToken(byte[] b, int s, int e) {
-    for (int br = Bytes.indexOfByte(b, s, e, (byte) ']'); br >= 0; br = Bytes.indexOfByte(b, br + 1, e, (byte) ']')) {
+    for (int br = indexOf(b, s, e, BRACKET_SPACE); br >= 0; br = indexOf(b, br + 1, e, BRACKET_SPACE)) {
       if (oldLevelAt(b, br, e)) {
         return br;
       }
