@@ -10,7 +10,9 @@ import java.util.regex.Pattern;
  * texts, so a text is matched once and remembered with its entry.
  */
 final class EnvLines {
-  private static final Pattern ENV = Pattern.compile("^(NCCL_[A-Z0-9_]+) set (?:by environment )?to (.*?)$");
+  // what "^(NCCL_[A-Z0-9_]+) set (?:by environment )?to (.*?)$" matched: the name by the expression,
+  // the value to the end by a loop (the expression tried its end after each character of a long value)
+  private static final Pattern ENV_HEAD = Pattern.compile("(NCCL_[A-Z0-9_]+) set (?:by environment )?to ");
   static final String PLUGIN_ENV_TEXT = "Plugin name set by env to ";
   static final Pattern PLUGIN_ENV = Pattern.compile("(?:NET/Plugin ?: )?Plugin name set by env to (\\S+)");
   private static final EvidenceList NOT_ENV = new EvidenceList();
@@ -52,8 +54,33 @@ final class EnvLines {
   }
 
   private EvidenceList match(String msg) {
-    Matcher m = ENV.matcher(msg);
-    return m.find() ? entry(m.group(1), m.group(2)) : NOT_ENV;
+    String[] nv = nameAndValue(msg);
+    return nv != null ? entry(nv[0], nv[1]) : NOT_ENV;
+  }
+
+  /** The name and the value of "NCCL_X set [by environment] to V", or null. */
+  static String[] nameAndValue(String msg) {
+    Matcher m = ENV_HEAD.matcher(msg);
+    if (!m.lookingAt()) {
+      return null;
+    }
+    int end = valueEnd(msg, m.end());
+    return end < 0 ? null : new String[] {m.group(1), msg.substring(m.end(), end)};
+  }
+
+  /**
+   * Where "(.*?)$" from {@code from} ends its group: at the end, or before a line terminator that
+   * ends the text ("$" without MULTILINE); -1 where one comes before ('.' does not match it).
+   */
+  private static int valueEnd(String s, int from) {
+    int n = s.length();
+    for (int i = from; i < n; i++) {
+      char c = s.charAt(i);
+      if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+        return i == n - 1 || c == '\r' && i == n - 2 && s.charAt(n - 1) == '\n' ? i : -1;
+      }
+    }
+    return n;
   }
 
   private EvidenceList entry(String name, String value) {

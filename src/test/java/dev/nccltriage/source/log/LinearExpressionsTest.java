@@ -98,6 +98,38 @@ class LinearExpressionsTest {
     assertThat(found).as("real messages %s matches", field).isPositive();
   }
 
+  private static final Pattern OLD_ENV = Pattern.compile("^(NCCL_[A-Z0-9_]+) set (?:by environment )?to (.*?)$");
+
+  /** An env echo's name and value, read as the expression did: real messages, texts of its own words. */
+  @Test
+  void envNameAndValueAnswerAsTheExpression() {
+    String[] words = {"NCCL_", "NCCL_IB_HCA", "NCCL_X9", "ncc", " set ", "by environment ", "to ", "to", " ", "=mlx5_0:1",
+        "0.", "\n", "\r", "\r\n", "\u0085", "\u2028", "\u2029", "x", "é", "set"};
+    Random r = new Random(11);
+    Set<String> texts = new LinkedHashSet<>(MESSAGES);
+    for (int i = 0; i < 50_000; i++) {
+      StringBuilder b = new StringBuilder(r.nextBoolean() ? "NCCL_A set to " : "");
+      for (int w = r.nextInt(7); w >= 0; w--) {
+        b.append(words[r.nextInt(words.length)]);
+      }
+      texts.add(b.toString());
+    }
+    int hits = 0;
+    for (String m : texts) {
+      Matcher old = OLD_ENV.matcher(m);
+      String[] nv = EnvLines.nameAndValue(m);
+      if (old.find()) {
+        hits++;
+        assertThat(nv).as("\"%s\"", m).containsExactly(old.group(1), old.group(2));
+      } else {
+        assertThat(nv).as("\"%s\"", m).isNull();
+      }
+    }
+    assertThat(hits).isGreaterThan(3000);
+    String longValue = "NCCL_IB_HCA set by environment to " + "=mlx5_0:1,".repeat(20_000);
+    assertThat(EnvLines.nameAndValue(longValue)[1]).hasSize(200_000);
+  }
+
   /** RECOVERABLE's async-event branches as an expression, which find() ran to the end from each event. */
   private static final Pattern OLD_ROUTINE_ASYNC_EVENT = Pattern.compile(
       "(?:[Aa]sync event|non-fatal async event).*(?:GID table change|client reregistration|LID change|SM change"
