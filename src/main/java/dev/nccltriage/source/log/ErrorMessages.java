@@ -32,11 +32,6 @@ final class ErrorMessages {
         + "|non-fatal async event";
   }
 
-  private static final Pattern OFI_INIT = Pattern.compile("(?:initialization failed|Initializing plugin failed|Failed to initialize)");
-  private static final Pattern OFI_REG =
-      Pattern.compile("(?:Unable to register memory|[Rr]egistration failed|fi_mr_reg).{0,256}?(?:Error: ?|: )([A-Za-z][^.(]*?)\\s*(?:\\(|\\.|$)");
-  private static final Pattern OFI_CQ = Pattern.compile("(?:completed with error|fi_cq_readerr|CQ error|Completion error)");
-
   /** Distinct texts remembered (each rank of a failing job prints the same ones): bounded. */
   private static final int MEMO = 16384;
 
@@ -47,6 +42,7 @@ final class ErrorMessages {
   // addresses masked (PeerAddresses), so that a connect error to a new peer is no new classification
   private final TextMemo<Known> byMasked = new TextMemo<>(MEMO, msg -> new Known(ErrorSignatures.classify(msg)));
   private final TextMemo<Known> outcomes = new TextMemo<>(MEMO, this::unkept);
+  private final OfiOutcomes ofiOutcomes = new OfiOutcomes(MEMO);
   private String lastText;
   private Known lastKnown;
 
@@ -100,7 +96,7 @@ final class ErrorMessages {
   }
 
   /**
-   * The entry of a text kept in {@link MessageTexts} at slot {@code text}: what {@link PeerAddresses#lookUp}
+   * The entry of a text kept in {@link MessageTexts} at slot {@code text}: what {@link PeerAddresses#outcomeByForm}
    * answers, asked of its masked bytes. A text without an address is classified (its slot holds
    * the answer from then on).
    */
@@ -298,92 +294,20 @@ final class ErrorMessages {
 
   /** aws-ofi-nccl's failures (its own "NET/OFI ..." lines); any other NET/OFI line is known and ignored. */
   boolean ofi(ProcessState p, String msg) {
-    OfiOutcome o = ofiSeen.get(msg);
-    switch (o.kind) {
+    OfiOutcomes.Outcome o = ofiOutcomes.of(msg);
+    switch (o.kind()) {
       case NET_PLUGIN_INIT -> {
         p.ofiFailed = true;
         return error(p, ErrorKind.NET_PLUGIN_INIT, "aws-ofi-nccl", null);
       }
       case IBV_REG_MR, PLUGIN_CQ -> {
-        return error(p, o.kind, o.detail, null);
+        return error(p, o.kind(), o.detail(), null);
       }
       default -> {
         return true;
       }
     }
   }
-
-  /** What a NET/OFI text means (kind SYSTEM_ERROR stands for nothing): each expression behind its literal. */
-  static OfiOutcome ofiOutcome(String msg) {
-    return ofiOutcome(msg, true);
-  }
-
-  static OfiOutcome ofiOutcome(String msg, boolean guarded) {
-    boolean all = !guarded;
-    if ((all || msg.contains("nitializ")) && OFI_INIT.matcher(msg).find()) {
-      return new OfiOutcome(ErrorKind.NET_PLUGIN_INIT, null);
-    }
-    Matcher m = all || msg.contains("egist") || msg.contains("fi_mr_reg") ? OFI_REG.matcher(msg) : null;
-    if (m != null && m.find()) {
-      return new OfiOutcome(ErrorKind.IBV_REG_MR, m.group(1).strip());
-    }
-    if ((all || msg.contains("err")) && OFI_CQ.matcher(msg).find()) {
-      return new OfiOutcome(ErrorKind.PLUGIN_CQ, null);
-    }
-    return new OfiOutcome(ErrorKind.SYSTEM_ERROR, null);
-  }
-
-  record OfiOutcome(ErrorKind kind, String detail) {}
-
-  private final TextMemo<OfiOutcome> ofiSeen = new TextMemo<>(MEMO, this::ofiUnmasked);
-  private final TextMemo<OfiForm> ofiForms = new TextMemo<>(MEMO, msg -> new OfiForm(ofiOutcome(msg)));
-
-  /** A NET/OFI text's outcome with its peer addresses masked, and whether it serves every such text. */
-  private static final class OfiForm {
-    final OfiOutcome outcome;
-    byte serves; // as Known.servesForm
-
-    OfiForm(OfiOutcome outcome) {
-      this.outcome = outcome;
-    }
-  }
-
-  /** As {@link PeerAddresses#formServes}, for a NET/OFI text's outcome. */
-  static boolean ofiFormServes(OfiOutcome ofForm, String original) {
-    if (!PeerAddresses.hasDigit(ofForm.detail())) {
-      return true;
-    }
-    OfiOutcome other = ofiOutcome(PeerAddresses.maskedOtherwise(original));
-    return other.kind() == ofForm.kind() && ofForm.detail().equals(other.detail());
-  }
-
-  /** What {@link #ofiUnmasked} answers, without its memos (for tests). */
-  static OfiOutcome ofiByForm(String msg) {
-    String key = PeerAddresses.masked(msg);
-    if (key != msg) {
-      OfiOutcome form = ofiOutcome(key);
-      if (ofiFormServes(form, msg)) {
-        return form;
-      }
-    }
-    return ofiOutcome(msg);
-  }
-
-  /** As {@link #unkept}, for aws-ofi-nccl's texts (every failing connection's names its peer). */
-  private OfiOutcome ofiUnmasked(String msg) {
-    String key = PeerAddresses.masked(msg);
-    if (key != msg) {
-      OfiForm form = ofiForms.get(key);
-      if (form.serves == 0) {
-        form.serves = ofiFormServes(form.outcome, msg) ? (byte) 1 : (byte) 2;
-      }
-      if (form.serves == 1) {
-        return form.outcome;
-      }
-    }
-    return ofiOutcome(msg);
-  }
-
 
   /** What a NET/Plugin text says: BENIGN, LOAD_FAILED (value: why), LOADED (value: the plugin), or NONE. */
   private record PluginText(int kind, String value) {}

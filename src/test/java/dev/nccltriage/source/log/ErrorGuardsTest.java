@@ -140,9 +140,9 @@ class ErrorGuardsTest {
       soft.assertThat(PeerAddresses.outcomeByForm(otherPeer, ErrorSignatures::classify)).as(otherPeer)
           .isEqualTo(ErrorSignatures.classify(otherPeer));
       soft.assertThat(ErrorMessages.recoverable(m, true)).as(m).isEqualTo(ErrorMessages.recoverable(m, false));
-      soft.assertThat(ErrorMessages.ofiOutcome(m)).as(m).isEqualTo(ErrorMessages.ofiOutcome(m, false));
-      soft.assertThat(ErrorMessages.ofiByForm(m)).as(m).isEqualTo(ErrorMessages.ofiOutcome(m));
-      soft.assertThat(ErrorMessages.ofiByForm(otherPeer)).as(otherPeer).isEqualTo(ErrorMessages.ofiOutcome(otherPeer));
+      soft.assertThat(OfiOutcomes.classify(m)).as(m).isEqualTo(OfiOutcomes.classify(m, false));
+      soft.assertThat(OfiOutcomes.byFormUnremembered(m)).as(m).isEqualTo(OfiOutcomes.classify(m));
+      soft.assertThat(OfiOutcomes.byFormUnremembered(otherPeer)).as(otherPeer).isEqualTo(OfiOutcomes.classify(otherPeer));
       errors += guarded.kind() != null ? 1 : 0;
     }
     soft.assertAll();

@@ -70,7 +70,7 @@ class LinearExpressionsTest {
       "GdrMessages @ GDR_NO_MODULE @ GPU Direct RDMA Disabled for HCA \\d+ '[^']*' \\(no module\\)",
       "GdrMessages @ GDR_PAIR_KEY @ RDMA (?:Enabled|Disabled) for (.*?)[(,] ?distance",
       "GdrMessages @ GDR_DISTANCE @ GPU Direct RDMA (Enabled|Disabled) for .*?[(,] ?distance (\\d+) (<=|>=|>|<) (\\d+)",
-      "ErrorMessages @ OFI_REG @ (?:Unable to register memory|[Rr]egistration failed|fi_mr_reg).*?(?:Error: ?|: )([A-Za-z][^.(]*?)\\s*(?:\\(|\\.|$)",
+      "OfiOutcomes @ OFI_REG @ (?:Unable to register memory|[Rr]egistration failed|fi_mr_reg).*?(?:Error: ?|: )([A-Za-z][^.(]*?)\\s*(?:\\(|\\.|$)",
       "ErrorSignatures @ ASYNC @ (?:Got async (?:error )?event|async fatal event|Got non-fatal async event)[^:]*: ?(.*)$",
       "NetTexts @ MERGED @ \\[(\\d+)\\]=\\{([^}]*)\\}",
   })
