@@ -329,6 +329,26 @@ class FailureSignalsTest {
       assertThat(texts(f.evidenceFor("gpuOutOfMemory"))).as(line).containsExactly(line);
     }
 
+    private static final String GAI = "[W1204 18:19:15.054375607 socket.cpp:764] [c10d] The IPv6 network addresses of "
+        + "(trainer-master-0.trainer.default.svc.cluster.local, 29583) cannot be retrieved (gai error: -3 - Temporary "
+        + "failure in name resolution).";
+
+    /** c10d's warning that the store's name did not resolve is named; alone it is no failure (a Service published late). */
+    @ParameterizedTest
+    @ValueSource(strings = {GAI, "[rank1]:" + GAI, "2024-05-01T10:00:00.123456789Z " + GAI})
+    void anUnresolvedStoreNameIsNamedButIsNoFailure(String line) {
+      LogFacts f = withInit(line);
+      assertThat(texts(f.evidenceFor("rendezvousUnresolved"))).as(line).containsExactly(line);
+      assertThat(f.signals().failed()).as(line).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"[I1204 18:19:15.054375607 socket.cpp:764] [c10d] x cannot be retrieved (gai error: -3 - y).",
+        "see the gai error: handbook", "[E1204 socket.cpp:1] cannot be retrieved (gai error: -2 - x)", "[rank1]: cannot be retrieved (gai error: -2)"})
+    void otherLinesOfTheWordsAreNoUnresolvedStore(String line) {
+      assertThat(withInit(line).evidenceFor("rendezvousUnresolved")).as(line).isEmpty();
+    }
+
     /** A launcher's report of another end is a failure, not a kill. */
     @ParameterizedTest
     @ValueSource(strings = {"srun: error: gpu-node-3: task 1: Aborted (core dumped)", "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES",

@@ -37,9 +37,17 @@ final class FrameworkFailures {
    * allocate shared memory(shm) for file", "... are out of shared memory", "insufficient shared memory (shm)".
    */
   static final int SHM_EXHAUSTED = 7;
+  /**
+   * Not a failure by itself, and no line {@link #kind} answers: c10d's warning that the store's host
+   * name did not resolve, "The %s network addresses of (%s, %d) cannot be retrieved (gai error: %d -
+   * %s)." (socket.cpp), which it prints on each try ({@link #storeUnresolved}). In Kubernetes the
+   * name of rank 0's Service often resolves only once its Pod is Ready: a job that connects later
+   * printed it too.
+   */
+  static final int STORE_UNRESOLVED = 8;
   /** The evidence key of each kind, at kind - 1 (LogFactSet reads them by these names). */
   static final String[] EVIDENCE_KEYS = {"rendezvousConnect", "rendezvousClients", "rendezvousLost", "collectiveTimeouts",
-      "gpuOutOfMemory", "rankKilled", "shmExhausted"};
+      "gpuOutOfMemory", "rankKilled", "shmExhausted", "rendezvousUnresolved"};
 
   private static final byte[] CONNECT_TO = ascii("connect to (");
   private static final byte[] WAITING_FOR_CLIENTS = ascii("waiting for clients");
@@ -90,6 +98,26 @@ final class FrameworkFailures {
     }
     return Bytes.indexOf(b, s, e, CONNECT_TO) >= 0 || Bytes.indexOf(b, s, e, CONNECT_TIMED_OUT) >= 0
         || Bytes.indexOf(b, s, e, CONNECT_ANY) >= 0 || Bytes.indexOf(b, s, e, C10D_STORE_FAILED) >= 0 ? STORE_CONNECT : 0;
+  }
+
+  private static final byte[] GAI_ERROR = ascii("cannot be retrieved (gai error: ");
+  private static final byte[] RANK_TAG = ascii("[rank");
+
+  /**
+   * Whether the line whose text starts at t is c10d's warning of an unresolved store host name
+   * ({@link #STORE_UNRESOLVED}): a glog-style "[W..." line (after PyTorch's "[rankN]:", if any)
+   * that holds the text. Other lines pay a compare of their first byte.
+   */
+  static boolean storeUnresolved(byte[] b, int t, int e) {
+    if (t + 1 >= e || b[t] != '[') {
+      return false;
+    }
+    int w = t;
+    if (Bytes.startsWith(b, t, e, RANK_TAG)) {
+      w = Bytes.indexOfByte(b, t, Math.min(e, t + 16), (byte) ']');
+      w = w >= 0 && w + 2 < e && b[w + 1] == ':' ? w + 2 : e;
+    }
+    return w + 1 < e && b[w] == '[' && b[w + 1] == 'W' && Bytes.indexOf(b, w, e, GAI_ERROR) >= 0;
   }
 
   /** "exited on signal 9" as a whole number (not 90): then " (Killed)" or ".". */

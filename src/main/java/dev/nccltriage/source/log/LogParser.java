@@ -158,6 +158,8 @@ final class LogParser implements LineSink {
         int report = c == 's' || c == '=' || c == 'Y' || c == 'K' ? LauncherReports.kind(b, t, e) : LauncherReports.NONE;
         if (report != LauncherReports.NONE) {
           failure(report);
+        } else if (c == '[' && FrameworkFailures.storeUnresolved(b, t, e)) {
+          slot.record(acc.frameworkFailures[FrameworkFailures.STORE_UNRESOLVED - 1]); // a warning: no failure
         } else {
           TestsPreamble.parse(acc, slot, b, s, e);
         }
