@@ -267,6 +267,10 @@ class FailureSignalsTest {
           "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)",
           "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity)",
           "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.",
+          // accelerate's and DeepSpeed's launchers when a rank fails
+          "subprocess.CalledProcessError: Command '['/usr/bin/python3', 'train.py']' returned non-zero exit status 1.",
+          "[2024-05-01 10:00:00,123] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', "
+              + "'--local_rank=1'] exits with return code = 1",
           // launchers when a rank dies: Open MPI 4 (orterun) and 5 (prterun), Slurm, torchrun's agent
           "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).",
           "prterun noticed that process rank 3 with PID 4242 on node gpu-2 exited on signal 11 (Segmentation fault).",
@@ -310,6 +314,8 @@ class FailureSignalsTest {
         "slurmstepd: error: Detected 1 oom_kill event in StepId=12345.0. Some of the step tasks have been OOM Killed.",
         "=   KILLED BY SIGNAL: 9 (Killed)", "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)",
         "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).",
+        "subprocess.CalledProcessError: Command '['/usr/bin/python3', 'train.py']' died with <Signals.SIGKILL: 9>.",
+        "[launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py'] exits with return code = -9",
         // the shells: bash (a script's or bash -c's), dash (sh -c)
         "/bin/bash: line 1:  4242 Killed                  python train.py --epochs 3",
         "./run.sh: line 12: 77 Killed                  torchrun --nproc-per-node 8 train.py", "Killed"})
@@ -398,6 +404,8 @@ class FailureSignalsTest {
       "Killed 3 stale workers",
       "reaper: line 5: 3 Killedx",
       "Killed: 0",
+      "[launch.py:321] ['python', 'train.py'] exits with return code = 0",
+      "exits with return code = ",
       // out of memory where no exception is raised, or another's name
       "warning: CUDA out of memory, retrying with batch size 16",
       "MyOutOfMemoryError: cache full",

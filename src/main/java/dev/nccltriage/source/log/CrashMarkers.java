@@ -25,6 +25,8 @@ final class CrashMarkers {
   // %lu on node %s ..."), Slurm's srun ("srun: error: %s: task %s: Exited with exit code %d")
   private static final byte[][] EXITED = {ascii("exited on signal "), ascii("exited with non-zero status"),
       ascii("exited due to process rank "), ascii("Exited with exit code ")};
+  // DeepSpeed's launcher when a rank fails: "%s exits with return code = %d" (a code other than 0)
+  private static final byte[] EXITS_WITH = ascii("exits with return code = ");
   // torchrun's agent: "failed (exitcode: %s) local_rank: %s (pid: %s) of binary: %s"
   private static final byte[] FAILED_EXITCODE = ascii("failed (exitcode: ");
   // bash's report of a job a signal ended (strsignal(SIGKILL) is "Killed"), after "NAME: line N: "
@@ -39,10 +41,11 @@ final class CrashMarkers {
   // fails, "<module>.<Class>Error: message" or the name alone: PyTorch's distributed errors
   // (torch/distributed's DistError and its DistBackendError, DistStoreError, DistNetworkError),
   // torchrun's ChildFailedError and rendezvous errors, Horovod's HorovodInternalError, CuPy's NcclError,
-  // PyTorch's GPU out of memory (torch.cuda.OutOfMemoryError from 1.13, torch.OutOfMemoryError from 2.5)
+  // PyTorch's GPU out of memory (torch.cuda.OutOfMemoryError from 1.13, torch.OutOfMemoryError from 2.5),
+  // subprocess.CalledProcessError (what accelerate's and DeepSpeed's launchers raise when a rank fails)
   private static final byte[][] ERROR_CLASSES = {ascii("DistBackend"), ascii("DistStore"), ascii("DistNetwork"),
       ascii("Dist"), ascii("ChildFailed"), ascii("RendezvousTimeout"), ascii("RendezvousConnection"),
-      ascii("HorovodInternal"), ascii("Nccl"), ascii("OutOfMemory")};
+      ascii("HorovodInternal"), ascii("Nccl"), ascii("OutOfMemory"), ascii("CalledProcess")};
   // (an exception raised without a message prints its name alone)
   private static final byte[] ERROR = ascii("Error");
   // Before PyTorch 2.1 its distributed errors were RuntimeErrors, and JAX's are XlaRuntimeErrors: one
@@ -268,13 +271,20 @@ final class CrashMarkers {
     return i == e || b[i] == ':' || b[i] == '\r';
   }
 
-  /** Whether one of {@link #EXITED} starts at i - 1, or {@link #FAILED_EXITCODE} has its "xi" at i. */
+  /**
+   * Whether one of {@link #EXITED} starts at i - 1, or {@link #EXITS_WITH} there with a code other
+   * than 0, or {@link #FAILED_EXITCODE} has its "xi" at i.
+   */
   private static boolean launcherExit(byte[] b, int s, int i, int e) {
     if (i > s && (b[i - 1] == 'e' || b[i - 1] == 'E')) {
       for (byte[] t : EXITED) {
         if (startsWith(b, i - 1, e, t)) {
           return true;
         }
+      }
+      int code = i - 1 + EXITS_WITH.length;
+      if (code < e && startsWith(b, i - 1, e, EXITS_WITH) && (b[code] == '-' || b[code] >= '1' && b[code] <= '9')) {
+        return true;
       }
     }
     int from = i - 9; // "failed (e"

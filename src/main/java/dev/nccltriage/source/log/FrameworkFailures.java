@@ -27,7 +27,8 @@ final class FrameworkFailures {
   static final int GPU_OUT_OF_MEMORY = 5;
   /**
    * A rank died of SIGKILL, as its launcher reports it: torchrun's agent "failed (exitcode: -9)",
-   * mpirun's "exited on signal 9 (Killed)", bash's "line N: PID Killed", srun's, slurmstepd's and
+   * mpirun's "exited on signal 9 (Killed)", bash's "line N: PID Killed", a CalledProcessError's "died
+   * with <Signals.SIGKILL: 9>", DeepSpeed's "exits with return code = -9", srun's, slurmstepd's and
    * Hydra's ({@link LauncherReports}) (the kernel's OOM killer, a container's memory limit, an
    * eviction: nothing the rank could print).
    */
@@ -68,6 +69,10 @@ final class FrameworkFailures {
   private static final byte[] XLA_OOM = ascii("RESOURCE_EXHAUSTED: Out of memory");
   private static final byte[] EXITCODE_KILL = ascii("(exitcode: -9)");
   private static final byte[] SIGNAL_KILL = ascii("exited on signal 9");
+  // subprocess.CalledProcessError's text for a child a signal ended ("Command '%s' died with %r.");
+  // DeepSpeed's launcher: "%s exits with return code = -9"
+  private static final byte[] DIED_OF_SIGKILL = ascii("died with <Signals.SIGKILL: 9>");
+  private static final byte[] RETURN_CODE_KILL = ascii("exits with return code = -9");
   private static final byte[][] SHM_TEXTS = {ascii("allocate shared memory(shm)"), ascii("out of shared memory"),
       ascii("insufficient shared memory")};
 
@@ -78,7 +83,8 @@ final class FrameworkFailures {
     if (Bytes.indexOf(b, s, e, CUDA_OOM) >= 0 || Bytes.indexOf(b, s, e, XLA_OOM) >= 0) {
       return GPU_OUT_OF_MEMORY;
     }
-    if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || killedBySignal9(b, s, e) || CrashMarkers.hasShellKilled(b, s, e)) {
+    if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || killedBySignal9(b, s, e) || CrashMarkers.hasShellKilled(b, s, e)
+        || Bytes.indexOf(b, s, e, DIED_OF_SIGKILL) >= 0 || wholeNumberAfter(b, s, e, RETURN_CODE_KILL)) {
       return RANK_KILLED;
     }
     for (byte[] t : SHM_TEXTS) {
@@ -118,6 +124,13 @@ final class FrameworkFailures {
       w = w >= 0 && w + 2 < e && b[w + 1] == ':' ? w + 2 : e;
     }
     return w + 1 < e && b[w] == '[' && b[w + 1] == 'W' && Bytes.indexOf(b, w, e, GAI_ERROR) >= 0;
+  }
+
+  /** Whether {@code text} (ending in a number) is in [s, e) with no digit after it. */
+  private static boolean wholeNumberAfter(byte[] b, int s, int e, byte[] text) {
+    int at = Bytes.indexOf(b, s, e, text);
+    int after = at + text.length;
+    return at >= 0 && (after == e || !Bytes.isDigit(b[after]));
   }
 
   /** "exited on signal 9" as a whole number (not 90): then " (Killed)" or ".". */

@@ -23,7 +23,7 @@ class CrashMarkerScanTest {
   // a framework's exception, named whole, then ':', a CR or the line's end
   private static final java.util.regex.Pattern EXCEPTION = java.util.regex.Pattern.compile(
       "(?<![A-Za-z0-9_])(?:DistBackend|DistStore|DistNetwork|Dist|ChildFailed|RendezvousTimeout|RendezvousConnection"
-          + "|HorovodInternal|Nccl|OutOfMemory)(Error)(?::|\r|$)");
+          + "|HorovodInternal|Nccl|OutOfMemory|CalledProcess)(Error)(?::|\r|$)");
   private static final List<String> EXCEPTIONS = List.of("RuntimeError: NCCL", "RuntimeError: x nccl",
       "XlaRuntimeError: INTERNAL: NCCL", "aXlaRuntimeError: nccl",
       "RuntimeError: Socket Timeout", "torch.distributed.DistBackendError:", "DistStoreError:",
@@ -31,7 +31,8 @@ class CrashMarkerScanTest {
       "RendezvousConnectionError:", "HorovodInternalError:", "nccl.NcclError:", "[rank0]: torch.OutOfMemoryError:",
       "[rank12]: ValueError", "[rank3]: a.b_c.KeyError\r", "[rank]: ValueError:", "[rank1]:  ValueError:",
       "[rank0]: Exception: boom", "[rank2]: mod.CustomException", "torch.cuda.OutOfMemoryError: CUDA out of",
-      "MyOutOfMemoryError:", "RuntimeError: CUDA out of memory.", "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory", "[rank2]: Exceptional:", "x Exception: y",
+      "MyOutOfMemoryError:", "RuntimeError: CUDA out of memory.", "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory",
+      "subprocess.CalledProcessError: Command", "] exits with return code = 1", "exits with return code = 0", "exits with return code = -9", "[rank2]: Exceptional:", "x Exception: y",
       "/bin/bash: line 1:  4242 Killed                  python train.py", "run.sh: line 12: 7 Killed",
       ": line 1: 42 Killedx", ": line : 42 Killed", ": line 1:42 Killed", "line 1: 42 Killed", ": line 1:  Killed");
 
@@ -46,7 +47,7 @@ class CrashMarkerScanTest {
 
   // bash's report of a job SIGKILL ended: "NAME: line N: PID Killed  COMMAND"
   private static final java.util.regex.Pattern SHELL_KILLED = java.util.regex.Pattern.compile(
-      ": line [0-9]+: +[0-9]+ Killed(?= |$)");
+      ": line [0-9]+: +[0-9]+ Killed(?= |$)|exits with return code = [-1-9]");
 
   /** Where the first exception's "Error" starts, or -1. */
   private static int exceptionAt(String line) {
@@ -156,7 +157,7 @@ class CrashMarkerScanTest {
     }
     int x = exceptionAt(line);
     java.util.regex.Matcher k = SHELL_KILLED.matcher(line);
-    int killed = k.find() ? k.end() - "Killed".length() : -1;
+    int killed = k.find() ? k.group().startsWith("exits") ? k.start() : k.end() - "Killed".length() : -1;
     return x >= 0 && x < limit || killed >= 0 && killed < limit;
   }
 

@@ -33,6 +33,10 @@ class FrameworkFailuresTest {
     "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 90.|0",
     "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 11 (Segmentation fault).|0",
     "failed (exitcode: -90) local_rank: 1 (pid: 643)|0",
+    "subprocess.CalledProcessError: Command '['python', 'train.py']' died with <Signals.SIGKILL: 9>.|6",
+    "subprocess.CalledProcessError: Command '['python', 'train.py']' returned non-zero exit status 137.|0",
+    "['python', 'train.py'] exits with return code = -9|6",
+    "['python', 'train.py'] exits with return code = -90|0",
     "failed (exitcode: 1) local_rank: 1 (pid: 643) of binary: /usr/bin/python|0",
     // /dev/shm too small for PyTorch's shared tensors (libshm; the data loader's workers)
     "[rank0]: RuntimeError: unable to allocate shared memory(shm) for file </torch_632_419042823_0>: Resource temporarily unavailable (11)|7",
