@@ -8,8 +8,9 @@ import static dev.nccltriage.source.log.Bytes.ascii;
  * allocator; torchrun's agent) and Open MPI's mpirun: a failure of its rendezvous (the c10d TCPStore
  * at MASTER_ADDR:MASTER_PORT that every rank joins before NCCL starts), a collective that its
  * watchdog timed out, a rank out of GPU memory, a rank killed by SIGKILL, /dev/shm too small.
- * Asked only of a line that {@link CrashMarkers} found to be a failure, so its cost is a failing
- * job's, not a healthy log's.
+ * {@link #kind} is asked only of a line that {@link CrashMarkers} found to be a failure, so its cost
+ * is a failing job's, not a healthy log's ({@link LauncherReports} names the kind of the reports it
+ * reads itself; {@link #storeUnresolved} is a warning's test, gated by the line's first byte).
  */
 final class FrameworkFailures {
   /** "The client socket has timed out after ...ms while trying to connect to (host, port)." and "... failed to connect to (...)". */
@@ -83,7 +84,7 @@ final class FrameworkFailures {
     if (Bytes.indexOf(b, s, e, CUDA_OOM) >= 0 || Bytes.indexOf(b, s, e, XLA_OOM) >= 0) {
       return GPU_OUT_OF_MEMORY;
     }
-    if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || killedBySignal9(b, s, e) || CrashMarkers.hasShellKilled(b, s, e)
+    if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || wholeNumberAfter(b, s, e, SIGNAL_KILL) || CrashMarkers.hasShellKilled(b, s, e)
         || Bytes.indexOf(b, s, e, DIED_OF_SIGKILL) >= 0 || wholeNumberAfter(b, s, e, RETURN_CODE_KILL)) {
       return RANK_KILLED;
     }
@@ -126,17 +127,11 @@ final class FrameworkFailures {
     return w + 1 < e && b[w] == '[' && b[w + 1] == 'W' && Bytes.indexOf(b, w, e, GAI_ERROR) >= 0;
   }
 
-  /** Whether {@code text} (ending in a number) is in [s, e) with no digit after it. */
+  /** Whether {@code text} (ending in a number) is in [s, e) with no digit after it: "signal 9", not 90. */
   private static boolean wholeNumberAfter(byte[] b, int s, int e, byte[] text) {
     int at = Bytes.indexOf(b, s, e, text);
     int after = at + text.length;
     return at >= 0 && (after == e || !Bytes.isDigit(b[after]));
   }
 
-  /** "exited on signal 9" as a whole number (not 90): then " (Killed)" or ".". */
-  private static boolean killedBySignal9(byte[] b, int s, int e) {
-    int at = Bytes.indexOf(b, s, e, SIGNAL_KILL);
-    int after = at + SIGNAL_KILL.length;
-    return at >= 0 && (after == e || b[after] < '0' || b[after] > '9');
-  }
 }
