@@ -14,7 +14,8 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  *       {@code error()} prefix: {@code srun: error: %s: %s %s: %s%s} (hosts, "task" or "tasks", the
  *       task ids, then {@code strsignal()} of the signal and " (core dumped)", or "Out Of Memory"),
  *       and {@code srun: error: %s: %s %s: Exited with exit code %d}. srun prints the task form
- *       only for a task that ended abnormally (a normal end is a verbose "Completed").
+ *       only for a task that ended abnormally (a normal end is a verbose "Completed"); and
+ *       {@code srun: error: Node failure on %s}.
  *   <li>Slurm's slurmstepd: {@code slurmstepd: error: *** JOB %u ON %s CANCELLED AT %s ***} (and
  *       {@code *** STEP %s ON ...}, "DUE TO TIME LIMIT" or "DUE TO PREEMPTION" after it), and its
  *       cgroup's {@code Detected %u oom_kill event(s) in ...} (older: {@code oom-kill event(s)}).
@@ -38,6 +39,7 @@ final class LauncherReports {
   private static final byte[] SRUN_ERROR = ascii("srun: error: ");
   private static final byte[] STEPD_ERROR = ascii("slurmstepd: error: ");
   private static final byte[] TASK = ascii(": task");
+  private static final byte[] NODE_FAILURE = ascii("Node failure on ");
   private static final byte[] KILLED = ascii("Killed");
   private static final byte[] OUT_OF_MEMORY = ascii("Out Of Memory");
   private static final byte[] STARS = ascii("*** ");
@@ -61,7 +63,7 @@ final class LauncherReports {
       return NONE;
     }
     return switch (b[k]) {
-      case 's' -> startsWith(b, k, e, SRUN_ERROR) ? srunTask(b, k + SRUN_ERROR.length, e)
+      case 's' -> startsWith(b, k, e, SRUN_ERROR) ? srunError(b, k + SRUN_ERROR.length, e)
           : startsWith(b, k, e, STEPD_ERROR) ? stepd(b, k + STEPD_ERROR.length, e) : NONE;
       case '=' -> hydraBox(b, k, e);
       case 'Y' -> startsWith(b, k, e, EXIT_STRING) ? exitString(b, k + EXIT_STRING.length, e) : NONE;
@@ -69,6 +71,11 @@ final class LauncherReports {
       case 'K' -> k + KILLED.length == e && startsWith(b, k, e, KILLED) ? FrameworkFailures.RANK_KILLED : NONE;
       default -> NONE;
     };
+  }
+
+  /** After "srun: error: ": a node the step ran on failed ("Node failure on %s"), or a task's end. */
+  private static int srunError(byte[] b, int i, int e) {
+    return startsWith(b, i, e, NODE_FAILURE) && i + NODE_FAILURE.length < e ? FAILED : srunTask(b, i, e);
   }
 
   /** "HOSTS: task[s] IDS: REASON" at i: the reason's kind; NONE if the line is not of that form. */

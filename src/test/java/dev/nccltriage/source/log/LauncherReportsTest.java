@@ -23,6 +23,8 @@ class LauncherReportsTest {
     "srun: error: gpu-node-3: tasks 4-7: Terminated|0",
     "srun: error: gpu-node-3: task 5: Exited with exit code 1|0",
     "srun: error: gpu-node-3: task 5: Killedx|0",
+    "srun: error: Node failure on gpu-node-3|0",
+    "srun: error: Node failure on |-1",
     // slurmstepd: a job or step cancelled (a hang ends at the time limit so), the cgroup's OOM killer
     "slurmstepd: error: *** JOB 12345 ON node01 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***|0",
     "slurmstepd: error: *** STEP 12345.0 ON node01 CANCELLED AT 2024-01-01T00:00:00 ***|0",
