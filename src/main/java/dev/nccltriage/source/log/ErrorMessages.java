@@ -41,7 +41,8 @@ final class ErrorMessages {
   // by the text as printed (its String is the slot's, hashed once), then by the text with its peer
   // addresses masked (PeerAddresses), so that a connect error to a new peer is no new classification
   private final TextMemo<Known> byMasked = new TextMemo<>(MEMO, msg -> new Known(ErrorSignatures.classify(msg)));
-  private final TextMemo<Known> outcomes = new TextMemo<>(MEMO, this::unkept);
+  private final TextMemo<Known> outcomes =
+      new TextMemo<>(MEMO, msg -> PeerAddresses.lookUp(msg, byMasked::get, (form, m) -> servesForm(form, null, 0, m)));
   private final OfiOutcomes ofiOutcomes = new OfiOutcomes(MEMO);
   private String lastText;
   private Known lastKnown;
@@ -96,7 +97,7 @@ final class ErrorMessages {
   }
 
   /**
-   * The entry of a text kept in {@link MessageTexts} at slot {@code text}: what {@link PeerAddresses#outcomeByForm}
+   * The entry of a text kept in {@link MessageTexts} at slot {@code text}: what {@link PeerAddresses#lookUp}
    * answers, asked of its masked bytes. A text without an address is classified (its slot holds
    * the answer from then on).
    */
@@ -112,18 +113,6 @@ final class ErrorMessages {
       masks.meaning(masked, known);
     }
     return servesForm(known, texts, text, null) ? known : classified(texts, text);
-  }
-
-  /** The entry of a text not kept in MessageTexts: its masked form's, where that serves. */
-  private Known unkept(String msg) {
-    String key = PeerAddresses.masked(msg);
-    if (key != msg) {
-      Known form = byMasked.get(key);
-      if (servesForm(form, null, 0, msg)) {
-        return form;
-      }
-    }
-    return byMasked.get(msg);
   }
 
   /**

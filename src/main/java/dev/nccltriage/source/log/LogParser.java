@@ -152,10 +152,9 @@ final class LogParser implements LineSink {
       if (crash) {
         failure(b, s, e);
       } else {
-        // a launcher's report starts with one of four bytes: the rest of the lines pay a compare or two
         int t = textOf == b && textFrom == s ? textAt : s;
         byte c = t < e ? b[t] : 0;
-        int report = c == 's' || c == '=' || c == 'Y' || c == 'K' ? LauncherReports.kind(b, t, e) : LauncherReports.NONE;
+        int report = LauncherReports.mayStart(c) ? LauncherReports.kind(b, t, e) : LauncherReports.NONE;
         if (report != LauncherReports.NONE) {
           failure(report);
         } else if (c == '[' && FrameworkFailures.storeUnresolved(b, t, e)) {

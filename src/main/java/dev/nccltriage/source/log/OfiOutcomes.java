@@ -33,8 +33,8 @@ final class OfiOutcomes {
 
   /** {@code memo}: the distinct texts (and forms) remembered. */
   OfiOutcomes(int memo) {
-    seen = new TextMemo<>(memo, this::byForm);
     forms = new TextMemo<>(memo, msg -> new Form(classify(msg)));
+    seen = new TextMemo<>(memo, msg -> PeerAddresses.lookUp(msg, forms::get, OfiOutcomes::serves).outcome);
   }
 
   /** The outcome of a NET/OFI text, remembered. */
@@ -42,30 +42,12 @@ final class OfiOutcomes {
     return seen.get(msg);
   }
 
-  private Outcome byForm(String msg) {
-    String key = PeerAddresses.masked(msg);
-    if (key != msg) {
-      Form form = forms.get(key);
-      if (form.serves == 0) {
-        form.serves = formServes(form.outcome, msg) ? (byte) 1 : (byte) 2;
-      }
-      if (form.serves == 1) {
-        return form.outcome;
-      }
+  /** Whether a form's outcome serves every text of it, asked once a form. */
+  private static boolean serves(Form form, String original) {
+    if (form.serves == 0) {
+      form.serves = formServes(form.outcome, original) ? (byte) 1 : (byte) 2;
     }
-    return classify(msg);
-  }
-
-  /** What {@link #of} answers, without its memos (for tests). */
-  static Outcome byFormUnremembered(String msg) {
-    String key = PeerAddresses.masked(msg);
-    if (key != msg) {
-      Outcome form = classify(key);
-      if (formServes(form, msg)) {
-        return form;
-      }
-    }
-    return classify(msg);
+    return form.serves == 1;
   }
 
   /** As {@link PeerAddresses#formServes}, for a NET/OFI text's outcome. */

@@ -2,6 +2,7 @@ package dev.nccltriage.source.log;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 
@@ -226,18 +227,19 @@ final class PeerAddresses {
   }
 
   /**
-   * The outcome of {@code msg} by its masked form where that serves, else its own, each from
-   * {@code classify}: what ErrorMessages' memos answer (they also remember each form's answer).
+   * The meaning of {@code msg} from {@code lookup} (a classification, or a memo of one), asked of its
+   * masked form first where msg holds an address or a pointer: that form's meaning is the answer
+   * where {@code serves} says it serves every text of the form (asked with msg), else msg's own.
    */
-  static ErrorSignatures.Outcome outcomeByForm(String msg, Function<String, ErrorSignatures.Outcome> classify) {
+  static <T> T lookUp(String msg, Function<String, T> lookup, BiPredicate<T, String> serves) {
     String key = masked(msg);
     if (key != msg) {
-      ErrorSignatures.Outcome form = classify.apply(key);
-      if (formServes(form, msg)) {
+      T form = lookup.apply(key);
+      if (serves.test(form, msg)) {
         return form;
       }
     }
-    return classify.apply(msg);
+    return lookup.apply(msg);
   }
 
   /** Whether two outcomes say the same, field by field. */

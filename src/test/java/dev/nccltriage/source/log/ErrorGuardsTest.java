@@ -135,14 +135,14 @@ class ErrorGuardsTest {
             .isEqualTo(ErrorSignatures.Outcome.UNKNOWN);
       }
       // an answer looked up by the text with its peer addresses masked is the text's own, for any peer
-      soft.assertThat(PeerAddresses.outcomeByForm(m, ErrorSignatures::classify)).as(m).isEqualTo(guarded);
+      soft.assertThat(PeerAddresses.<ErrorSignatures.Outcome>lookUp(m, ErrorSignatures::classify, PeerAddresses::formServes)).as(m).isEqualTo(guarded);
       String otherPeer = m.replaceAll("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", "192.168.201.7");
-      soft.assertThat(PeerAddresses.outcomeByForm(otherPeer, ErrorSignatures::classify)).as(otherPeer)
+      soft.assertThat(PeerAddresses.<ErrorSignatures.Outcome>lookUp(otherPeer, ErrorSignatures::classify, PeerAddresses::formServes)).as(otherPeer)
           .isEqualTo(ErrorSignatures.classify(otherPeer));
       soft.assertThat(ErrorMessages.recoverable(m, true)).as(m).isEqualTo(ErrorMessages.recoverable(m, false));
       soft.assertThat(OfiOutcomes.classify(m)).as(m).isEqualTo(OfiOutcomes.classify(m, false));
-      soft.assertThat(OfiOutcomes.byFormUnremembered(m)).as(m).isEqualTo(OfiOutcomes.classify(m));
-      soft.assertThat(OfiOutcomes.byFormUnremembered(otherPeer)).as(otherPeer).isEqualTo(OfiOutcomes.classify(otherPeer));
+      soft.assertThat(new OfiOutcomes(16).of(m)).as(m).isEqualTo(OfiOutcomes.classify(m));
+      soft.assertThat(new OfiOutcomes(16).of(otherPeer)).as(otherPeer).isEqualTo(OfiOutcomes.classify(otherPeer));
       errors += guarded.kind() != null ? 1 : 0;
     }
     soft.assertAll();

@@ -90,11 +90,11 @@ class PeerAddressesTest {
     }
   }
 
-  /** PeerAddresses.outcomeByForm with the plain classification, noting each text it was asked, "[..]". */
+  /** PeerAddresses.lookUp with the plain classification, noting each text it was asked, "[..]". */
   private static ErrorSignatures.Outcome lookUp(String msg, StringBuilder asked) {
-    return PeerAddresses.outcomeByForm(msg, m -> {
+    return PeerAddresses.lookUp(msg, m -> {
       asked.append('[').append(m).append(']');
       return ErrorSignatures.classify(m);
-    });
+    }, PeerAddresses::formServes);
   }
 }
