@@ -436,8 +436,9 @@ class Aggregated:
     `docker-json` (Docker's json-file driver), `csv` (a log UI's CSV download, every field quoted),
     `cloudwatch-csv` (CloudWatch Logs Insights' `@timestamp,@message,@logStream`: the text quoted, a
     column after it), `logfmt` (a collector's logfmt: the text in `msg="..."`, its own keys after),
-    `journald` (`journalctl` of a job run as a service) or `kubectl` (`kubectl logs --prefix
-    --timestamps` over a job's Pods). The time advances a little
+    `journald` (`journalctl` of a job run as a service), `kubectl` (`kubectl logs --prefix
+    --timestamps` over a job's Pods) or `colour` (a coloured Python logger: ANSI codes around its time
+    and level, and around the whole text on a third of the lines). The time advances a little
     from line to line, with nanoseconds where the collector prints them."""
 
     MIX = UnknownWrapper.MIX
@@ -467,9 +468,67 @@ class Aggregated:
         if self.form == "logfmt":
             text = line.replace("\\", "\\\\").replace('"', '\\"')
             return f'ts={iso} level=info msg="{text}" pod=trainer-worker-{proc[4] // RANKS} container=pytorch'
+        if self.form == "colour":
+            level = "\x1b[33mWARNING\x1b[0m" if " WARN " in line else "\x1b[32mINFO\x1b[0m"
+            text = f"\x1b[0;37m{line}\x1b[0m" if self.n % 3 == 0 else line
+            return f"\x1b[36m2026-05-01 10:{minute % 60:02d}:{sec:02d},{frac // 1_000_000:03d}\x1b[0m {level} {text}"
         if self.form == "journald":
             return f"May 01 10:{minute % 60:02d}:{sec:02d} {proc[0]} python3[{proc[1]}]: {line}"
         return f"[pod/trainer-worker-{proc[4] // RANKS}/pytorch] {iso} {line}"
+
+
+class Tracebacks:
+    """A failing job's Python side, every rank printing it: `[rankN]:`-prefixed tracebacks (frames of
+    a few files, a source line each, the exception at the end) and PyTorch's watchdog report, a
+    `[rankN]:[E...]` line with a `WorkNCCL(...)` and its C++ frames (`frame #N: SYMBOL + 0x.. (0x..
+    in LIB)`); the NCCL WARN and unwind lines of the same ranks between them."""
+
+    FILES = ["/usr/local/lib/python3.10/dist-packages/torch/nn/modules/module.py",
+             "/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py",
+             "/usr/local/lib/python3.10/dist-packages/torch/nn/parallel/distributed.py", "/workspace/train.py"]
+    SYMBOLS = ["c10::Error::Error(c10::SourceLocation, std::__cxx11::basic_string<char, std::char_traits<char>, "
+               "std::allocator<char> >)",
+               "c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(std::optional<std::chrono::duration<long, "
+               "std::ratio<1l, 1000l> > >)",
+               "c10d::ProcessGroupNCCL::watchdogHandler()", "c10d::ProcessGroupNCCL::ncclCommWatchdog()",
+               "<unknown function>", "clone"]
+    LIBS = ["/usr/local/lib/python3.10/dist-packages/torch/lib/libc10.so",
+            "/usr/local/lib/python3.10/dist-packages/torch/lib/libtorch_cuda.so", "/lib/x86_64-linux-gnu/libc.so.6"]
+
+    def __init__(self):
+        self.pending = []
+
+    def block(self, rnd, pf):
+        proc = pf.pick()
+        rank = proc[4]
+        out = [k_warn(rnd, _Fixed(pf, proc)), k_unwind(rnd, _Fixed(pf, proc))]
+        if rnd.random() < 0.5:
+            out.append(f"[rank{rank}]: Traceback (most recent call last):")
+            for _ in range(rnd.randrange(5, 15)):
+                out.append(f'[rank{rank}]:   File "{rnd.choice(self.FILES)}", line {rnd.randrange(1, 3000)}, in '
+                           f'{rnd.choice(["forward", "_call_impl", "all_reduce", "wrapper", "train_step"])}')
+                out.append(f"[rank{rank}]:     return forward_call(*args, **kwargs)")
+            out.append(f"[rank{rank}]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/"
+                       f"c10d/ProcessGroupNCCL.cpp:{rnd.randrange(1000, 3000)}, unhandled system error (run with "
+                       f"NCCL_DEBUG=INFO for details), NCCL version 2.20.5")
+        else:
+            out.append(f"[rank{rank}]:[E{rnd.randrange(100, 1299)} 10:{rnd.randrange(60):02d}:{rnd.randrange(60):02d}."
+                       f"{rnd.randrange(10 ** 6):06d} {proc[1]} ProcessGroupNCCL.cpp:1537] [PG 0 (default_pg) Rank "
+                       f"{rank}] Process group watchdog thread terminated with exception: [Rank {rank}] Watchdog "
+                       f"caught collective operation timeout: WorkNCCL(SeqNum={rnd.randrange(10 ** 5)}, "
+                       f"OpType=ALLREDUCE, NumelIn={rnd.randrange(10 ** 8)}, NumelOut={rnd.randrange(10 ** 8)}, "
+                       f"Timeout(ms)=600000) ran for {rnd.randrange(600000, 700000)} milliseconds before timing out.")
+            out.append("Exception raised from checkTimeout at ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:565 "
+                       "(most recent call first):")
+            for i in range(rnd.randrange(5, 10)):
+                out.append(f"frame #{i}: {rnd.choice(self.SYMBOLS)} + 0x{rnd.randrange(16 ** 3):x} "
+                           f"(0x{rnd.randrange(16 ** 12):x} in {rnd.choice(self.LIBS)})")
+        return out
+
+    def __call__(self, rnd, pf):
+        if not self.pending:
+            self.pending = self.block(rnd, pf)
+        return self.pending.pop(0)
 
 
 class _Fixed:
@@ -496,7 +555,7 @@ KINDS = {
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,
     "cri": None, "docker-json": None, "csv": None, "cloudwatch-csv": None, "logfmt": None, "journald": None,
-    "kubectl": None,
+    "kubectl": None, "colour": None, "tracebacks": None,
     "long-lines": None, "nul-tail": None,
 }
 
@@ -552,7 +611,9 @@ def main():
             write_lines(out, HostInit(), rnd, pf, size)
         elif a.kind == "unknown-wrapper":
             write_lines(out, UnknownWrapper(), rnd, pf, size)
-        elif a.kind in ("cri", "docker-json", "csv", "cloudwatch-csv", "logfmt", "journald", "kubectl"):
+        elif a.kind == "tracebacks":
+            write_lines(out, Tracebacks(), rnd, pf, size)
+        elif a.kind in ("cri", "docker-json", "csv", "cloudwatch-csv", "logfmt", "journald", "kubectl", "colour"):
             write_lines(out, Aggregated(a.kind), rnd, pf, size)
         else:
             write_lines(out, KINDS[a.kind], rnd, pf, size)

@@ -71,6 +71,42 @@ class WordScansTest {
     }
   }
 
+  /**
+   * Colour codes are cut out of a line by runs copied whole: the same bytes as a byte loop that drops
+   * each ESC [ ... final byte and each lone ESC with the byte after it, the scratch buffer reused
+   * from line to line (a shorter line after a longer one).
+   */
+  @Test
+  void aColourStripKeepsTheByteLoopsBytes() {
+    Random r = new Random(20261205);
+    AnsiStrip strip = new AnsiStrip();
+    for (int round = 0; round < 20000; round++) {
+      byte[] b = randomBytes(r, 1 + r.nextInt(90), 1 + r.nextInt(6));
+      int from = r.nextInt(b.length + 1);
+      int to = from + r.nextInt(b.length - from + 1);
+      int n = strip.strip(b, from, to);
+      byte[] got = java.util.Arrays.copyOf(strip.buffer(), n);
+      assertThat(got).as("round " + round + " [" + from + ", " + to + ")").isEqualTo(stripped(b, from, to));
+    }
+  }
+
+  private static byte[] stripped(byte[] b, int s, int e) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    for (int i = s; i < e; i++) {
+      if (b[i] != ESC) {
+        out.write(b[i]);
+      } else if (i + 1 < e && b[i + 1] == '[') {
+        i += 2;
+        while (i < e && (b[i] < 0x40 || b[i] > 0x7e)) {
+          i++;
+        }
+      } else {
+        i++;
+      }
+    }
+    return out.toByteArray();
+  }
+
   /** The fraction of a second read eight digits at a time ends where the byte loop ended it. */
   @Test
   void aTimestampsFractionEndsWhereItsBytesEnd() {
