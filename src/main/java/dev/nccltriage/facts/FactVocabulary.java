@@ -58,7 +58,7 @@ public final class FactVocabulary {
       e("rendezvous.lost", FactType.BOOL, "a rank lost PyTorch's rendezvous store while waiting for NCCL's unique id from rank 0"),
       e("log.collectiveTimeout", FactType.BOOL, "PyTorch's watchdog timed out a collective (Watchdog caught collective operation timeout)"),
       e("log.gpuOutOfMemory", FactType.BOOL, "a rank failed out of GPU memory (PyTorch's CUDA out of memory)"),
-      e("log.rankKilled", FactType.BOOL, "a rank died of SIGKILL, as its launcher reports it (torchrun's exitcode -9, mpirun's or Hydra's signal 9, srun's Killed or Out Of Memory, slurmstepd's oom_kill event, a shell's Killed, a CalledProcessError's SIGKILL, DeepSpeed's return code -9)"),
+      e("log.rankKilled", FactType.BOOL, "a rank died of SIGKILL, as its launcher reports it (torchrun's exitcode -9, mpirun's or Hydra's signal 9, srun's Killed or Out Of Memory, slurmstepd's oom_kill event, a shell's Killed, a CalledProcessError's SIGKILL, DeepSpeed's return code -9, the kernel's OOM killer's Killed process)"),
       e("log.shmExhausted", FactType.BOOL, "a rank failed for want of /dev/shm: PyTorch could not allocate shared memory (its data-loader workers)"),
       e("log.failed", FactType.BOOL, "the log shows the job failing: a WARN that is not a recoverable probe, an error unwind, a crash, a failed collective, an uncaught exception or a launcher's report of a rank's end"),
       e("net.initLogged", FactType.BOOL, "a process's network init is in the log (Bootstrap, NET/Plugin, NET/Socket or NET/IB lines, or its version line)"),

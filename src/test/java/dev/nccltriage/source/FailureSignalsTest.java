@@ -284,7 +284,22 @@ class FailureSignalsTest {
           // the same after a collector's wrappers
           "2024-05-01T10:00:00.123456789Z srun: error: gpu-node-3: task 0: Out Of Memory",
           "E1204 17:46:59.007000 481 torch/distributed/elastic/multiprocessing/api.py:986] failed (exitcode: -9) "
-              + "local_rank: 1 (pid: 643) of binary: /opt/torch/.venv/bin/python");
+              + "local_rank: 1 (pid: 643) of binary: /opt/torch/.venv/bin/python",
+          // Open MPI's errmgr when a rank exited non-zero; libstdc++'s terminate handler (then abort())
+          "Primary job  terminated normally, but 1 process returned",
+          "terminate called after throwing an instance of 'c10::DistBackendError'",
+          "terminate called without an active exception",
+          // a CUDA error (PyTorch's RuntimeError before 2.8, AcceleratorError after)
+          "RuntimeError: CUDA error: an illegal memory access was encountered",
+          "torch.AcceleratorError: CUDA error: an illegal memory access was encountered",
+          // Ray: a task's failure re-raised in its caller, Ray Train's run failed
+          "ray.exceptions.RayTaskError(DistBackendError): ray::_RayTrainWorker__execute.get_next() (pid=4521, ip=10.0.3.7)",
+          "ray.train.base_trainer.TrainingFailedError: The Ray Train run failed.",
+          // torchrun's agent got a signal (the Pod deleted or evicted)
+          "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4242 got signal: 15",
+          // the kernel's OOM killer, pasted from dmesg -T
+          "[Mon May  1 10:00:00 2024] Memory cgroup out of memory: Killed process 4242 (python3) total-vm:123456kB, "
+              + "anon-rss:654321kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:1234kB oom_score_adj:999");
     }
 
     @ParameterizedTest
@@ -318,7 +333,10 @@ class FailureSignalsTest {
         "[launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py'] exits with return code = -9",
         // the shells: bash (a script's or bash -c's), dash (sh -c)
         "/bin/bash: line 1:  4242 Killed                  python train.py --epochs 3",
-        "./run.sh: line 12: 77 Killed                  torchrun --nproc-per-node 8 train.py", "Killed"})
+        "./run.sh: line 12: 77 Killed                  torchrun --nproc-per-node 8 train.py", "Killed",
+        // the kernel's OOM killer (4.19+, and before)
+        "Out of memory: Killed process 4242 (python3) total-vm:123456kB, anon-rss:654321kB, file-rss:0kB",
+        "[12345.678901] Killed process 4242 (python) total-vm:123456kB, anon-rss:654321kB, file-rss:0kB"})
     void aLaunchersReportOfAKillIsARankKilled(String line) {
       LogFacts f = withInit(line);
       assertThat(texts(f.evidenceFor("rankKilled"))).as(line).containsExactly(line);
@@ -358,6 +376,8 @@ class FailureSignalsTest {
     /** A launcher's report of another end is a failure, not a kill. */
     @ParameterizedTest
     @ValueSource(strings = {"srun: error: gpu-node-3: task 1: Aborted (core dumped)", "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES",
+        // dash's strsignal() of a command another signal ended, alone on its line
+        "Aborted", "Terminated",
         "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Terminated (signal 15)",
         // (its evidence is shown without the trailing stars, as markdown emphasis)
         "slurmstepd: error: *** JOB 12345 ON gpu-node-3 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***"})
@@ -410,7 +430,18 @@ class FailureSignalsTest {
       "warning: CUDA out of memory, retrying with batch size 16",
       "MyOutOfMemoryError: cache full",
       "OutOfMemoryErrors caught: 0",
-      "RuntimeError: out of memory"
+      "RuntimeError: out of memory",
+      // near the new reports' words
+      "Terminated 3 idle workers",
+      "Aborted: 0 jobs",
+      "terminate called by the user",
+      "Primary job  terminated normally, but 0 processes returned",
+      "RayTaskError(ValueError): bad input",
+      "caught ray.exceptions.RayTaskError(DistBackendError) and retried",
+      "MySignalException: x",
+      "RuntimeError: CUDA errors are retried: 0",
+      "Killed process list: none",
+      "Killed processes 3 (python)"
     })
     void otherExceptionsAndMentionsAreNoFailure(String line) {
       LogFacts f = withInit(line);

@@ -42,22 +42,33 @@ final class CrashMarkers {
   // (torch/distributed's DistError and its DistBackendError, DistStoreError, DistNetworkError),
   // torchrun's ChildFailedError and rendezvous errors, Horovod's HorovodInternalError, CuPy's NcclError,
   // PyTorch's GPU out of memory (torch.cuda.OutOfMemoryError from 1.13, torch.OutOfMemoryError from 2.5),
-  // subprocess.CalledProcessError (what accelerate's and DeepSpeed's launchers raise when a rank fails)
+  // subprocess.CalledProcessError (what accelerate's and DeepSpeed's launchers raise when a rank fails),
+  // PyTorch's AcceleratorError (2.8+: a CUDA error such as an illegal memory access), Ray Train's
+  // TrainingFailedError (its run failed after its retries)
   private static final byte[][] ERROR_CLASSES = {ascii("DistBackend"), ascii("DistStore"), ascii("DistNetwork"),
       ascii("Dist"), ascii("ChildFailed"), ascii("RendezvousTimeout"), ascii("RendezvousConnection"),
-      ascii("HorovodInternal"), ascii("Nccl"), ascii("OutOfMemory"), ascii("CalledProcess")};
+      ascii("HorovodInternal"), ascii("Nccl"), ascii("OutOfMemory"), ascii("CalledProcess"), ascii("Accelerator"),
+      ascii("TrainingFailed")};
+  // Ray re-raises a task's exception in the caller as "ray.exceptions.RayTaskError(<Class>): ...": one of
+  // those classes inside it is that failure too
+  private static final byte[] RAY_TASK_ERROR = ascii("RayTaskError(");
+  // torchrun's agent when it got a signal (SIGTERM from a Pod's deletion or eviction, SIGINT, SIGHUP):
+  // "torch.distributed.elastic.multiprocessing.api.SignalException: Process %d got signal: %d"; it stops
+  // its workers
+  private static final byte[] SIGNAL = ascii("Signal");
   // (an exception raised without a message prints its name alone)
   private static final byte[] ERROR = ascii("Error");
   // Before PyTorch 2.1 its distributed errors were RuntimeErrors, and JAX's are XlaRuntimeErrors: one
   // is a failure when its text is NCCL's or c10d's (a communicator aborted, "NCCL operation ...
   // failed", the unique id not fetched, the store's barrier or connect timing out) or the GPU's memory
   // ran out (PyTorch before 1.13: "CUDA out of memory"; XLA: "RESOURCE_EXHAUSTED: Out of memory ..."),
-  // not any RuntimeError of the program's
+  // or CUDA failed ("CUDA error: %s", PyTorch's C10_CUDA_CHECK before 2.8: an illegal memory access,
+  // an ECC error; the context is lost with it, nothing goes on), not any RuntimeError of the program's
   private static final byte[] RUNTIME = ascii("Runtime");
   private static final byte[] XLA = ascii("Xla");
   private static final byte[][] RUNTIME_TEXTS = {ascii("NCCL"), ascii("nccl"), ascii("store based barrier"),
       ascii("connect() timed out"), ascii("Socket Timeout"), ascii("waiting for clients"), ascii("connect to ("),
-      ascii("CUDA out of memory"), ascii("RESOURCE_EXHAUSTED: Out of memory")};
+      ascii("CUDA out of memory"), ascii("RESOURCE_EXHAUSTED: Out of memory"), ascii("CUDA error: ")};
   private static final byte[][] NCCL_RESULTS = {ascii("ncclSystemError"), ascii("ncclInternalError"),
       ascii("ncclRemoteError"), ascii("ncclUnhandledCudaError"), ascii("ncclInvalidUsage"),
       ascii("ncclInvalidArgument"), ascii("ncclTimeout")};
@@ -193,16 +204,20 @@ final class CrashMarkers {
         return y == 'o' && startsWith(b, i, e, CORE_DUMPED);
       }
       case 'E' -> {
-        return y == 'r' && startsWith(b, i, e, ERROR) && nameEnds(b, i + 5, e)
-            && (errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, e) || uncaughtInRank(b, s, i));
+        if (y != 'r' || !startsWith(b, i, e, ERROR)) {
+          return false;
+        }
+        return nameEnds(b, i + 5, e)
+            ? errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, e) || uncaughtInRank(b, s, i)
+            : rayWrapped(b, s, i, e) && errorClassBefore(b, s, i);
       }
       case 'x' -> {
         return y == 'i' ? launcherExit(b, s, i, e)
             : y == 'c' && i > s && startsWith(b, i - 1, e, EXCEPTION) && nameEnds(b, i - 1 + EXCEPTION.length, e)
-                && uncaughtInRank(b, s, i - 1);
+                && (uncaughtInRank(b, s, i - 1) || signalException(b, s, i - 1));
       }
       case 'K' -> {
-        return y == 'i' && shellKilled(b, s, i, e);
+        return y == 'i' && (shellKilled(b, s, i, e) || kernelKilled(b, s, i, e));
       }
       case 'W' -> {
         return y == 'a' && startsWith(b, i, e, WATCHDOG);
@@ -264,6 +279,28 @@ final class CrashMarkers {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether the class whose "Error" is at i is the one inside Ray's "RayTaskError(...)": its name
+   * starts right after the parenthesis and "):" follows it.
+   */
+  private static boolean rayWrapped(byte[] b, int s, int i, int e) {
+    int end = i + ERROR.length;
+    if (end + 1 >= e || b[end] != ')' || b[end + 1] != ':') {
+      return false;
+    }
+    int j = i;
+    while (j > s && isNameByte(b[j - 1])) {
+      j--;
+    }
+    return j - RAY_TASK_ERROR.length >= s && startsWith(b, j - RAY_TASK_ERROR.length, j, RAY_TASK_ERROR);
+  }
+
+  /** Whether a whole "SignalException" (its module path before it, if any) has its "Exception" at i. */
+  private static boolean signalException(byte[] b, int s, int i) {
+    int from = i - SIGNAL.length;
+    return from >= s && startsWith(b, from, i, SIGNAL) && (from == s || !isNameByte(b[from - 1]));
   }
 
   /** Whether an exception's name ends at i: then its message (':'), a CR, or the line's end. */
@@ -341,10 +378,29 @@ final class CrashMarkers {
     return n < colon && n - LINE.length >= s && startsWith(b, n - LINE.length, n, LINE);
   }
 
-  /** Whether the line [s, e) holds a shell's report of a SIGKILL ({@link #shellKilled}). */
-  static boolean hasShellKilled(byte[] b, int s, int e) {
+  private static final byte[] KILLED_PROCESS = ascii("Killed process ");
+
+  /**
+   * Whether "Killed" at i starts the kernel's OOM killer's report ({@code mm/oom_kill.c}): "%s: Killed
+   * process %d (%s) total-vm:..." ("Out of memory", "Memory cgroup out of memory"; before 4.19 without
+   * the "%s: "), as a pasted {@code dmesg} or {@code journalctl -k} shows it.
+   */
+  static boolean kernelKilled(byte[] b, int s, int i, int e) {
+    if (!startsWith(b, i, e, KILLED_PROCESS)) {
+      return false;
+    }
+    int j = i + KILLED_PROCESS.length;
+    int pid = j;
+    while (j < e && Bytes.isDigit(b[j])) {
+      j++;
+    }
+    return j > pid && j + 1 < e && b[j] == ' ' && b[j + 1] == '(';
+  }
+
+  /** Whether the line [s, e) holds a shell's or the kernel's report of a SIGKILL ({@link #shellKilled}, {@link #kernelKilled}). */
+  static boolean hasKillReport(byte[] b, int s, int e) {
     for (int k = Bytes.indexOf(b, s, e, KILLED); k >= 0; k = Bytes.indexOf(b, k + 1, e, KILLED)) {
-      if (shellKilled(b, s, k, e)) {
+      if (shellKilled(b, s, k, e) || kernelKilled(b, s, k, e)) {
         return true;
       }
     }

@@ -30,8 +30,9 @@ final class FrameworkFailures {
    * A rank died of SIGKILL, as its launcher reports it: torchrun's agent "failed (exitcode: -9)",
    * mpirun's "exited on signal 9 (Killed)", bash's "line N: PID Killed", a CalledProcessError's "died
    * with <Signals.SIGKILL: 9>", DeepSpeed's "exits with return code = -9", srun's, slurmstepd's and
-   * Hydra's ({@link LauncherReports}) (the kernel's OOM killer, a container's memory limit, an
-   * eviction: nothing the rank could print).
+   * Hydra's ({@link LauncherReports}), the kernel's OOM killer's "Killed process %d (%s)" in a pasted
+   * dmesg (the kernel's OOM killer, a container's memory limit, an eviction: nothing the rank could
+   * print).
    */
   static final int RANK_KILLED = 6;
   /**
@@ -84,7 +85,7 @@ final class FrameworkFailures {
     if (Bytes.indexOf(b, s, e, CUDA_OOM) >= 0 || Bytes.indexOf(b, s, e, XLA_OOM) >= 0) {
       return GPU_OUT_OF_MEMORY;
     }
-    if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || wholeNumberAfter(b, s, e, SIGNAL_KILL) || CrashMarkers.hasShellKilled(b, s, e)
+    if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || wholeNumberAfter(b, s, e, SIGNAL_KILL) || CrashMarkers.hasKillReport(b, s, e)
         || Bytes.indexOf(b, s, e, DIED_OF_SIGKILL) >= 0 || wholeNumberAfter(b, s, e, RETURN_CODE_KILL)) {
       return RANK_KILLED;
     }

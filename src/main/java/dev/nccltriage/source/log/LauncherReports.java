@@ -22,9 +22,16 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  *   <li>MPICH's and Intel MPI's Hydra, in the box it draws when a rank dies: {@code =   BAD
  *       TERMINATION OF ONE OF YOUR APPLICATION PROCESSES}, {@code =   KILLED BY SIGNAL: %d (%s)},
  *       and after the box {@code YOUR APPLICATION TERMINATED WITH THE EXIT STRING: %s (signal %d)}.
- *   <li>dash ({@code sh -c} in most images) when a command it waited for was killed: {@code
- *       strsignal()} alone, "Killed". (bash's report, "NAME: line N: PID Killed  COMMAND", is
- *       found anywhere in a line by {@link CrashMarkers}.)
+ *   <li>Open MPI's errmgr when a rank exited non-zero ({@code help-errmgr-base.txt},
+ *       normal-termination-but): {@code %s job %s terminated normally, but %d %s returned} ("Primary
+ *       job  terminated normally, but 1 process returned").
+ *   <li>libstdc++'s verbose terminate handler ({@code vterminate.cc}), which then aborts the process:
+ *       {@code terminate called after throwing an instance of '%s'}, {@code terminate called without
+ *       an active exception}, {@code terminate called recursively} (PyTorch's watchdog thread ends so
+ *       when it throws).
+ *   <li>dash ({@code sh -c} in most images) when a command it waited for was ended by a signal: {@code
+ *       strsignal()} alone, "Killed", "Aborted", "Terminated". (bash's report, "NAME: line N: PID
+ *       Killed  COMMAND", is found anywhere in a line by {@link CrashMarkers}.)
  * </ul>
  *
  * Asked only of lines that nothing else took, and decided by their first byte for every other
@@ -51,6 +58,13 @@ final class LauncherReports {
   private static final byte[] KILLED_BY_SIGNAL = ascii("KILLED BY SIGNAL: ");
   private static final byte[] EXIT_STRING = ascii("YOUR APPLICATION TERMINATED WITH THE EXIT STRING: ");
   private static final byte[] SIGNAL = ascii("(signal ");
+  private static final byte[] PRIMARY_JOB = ascii("Primary job ");
+  private static final byte[] TERMINATED_NORMALLY_BUT = ascii(" terminated normally, but ");
+  private static final byte[] TERMINATE_CALLED = ascii("terminate called ");
+  private static final byte[][] TERMINATE_REASONS = {ascii("after throwing an instance of '"),
+      ascii("without an active exception"), ascii("recursively")};
+  private static final byte[] ABORTED = ascii("Aborted");
+  private static final byte[] TERMINATED = ascii("Terminated");
 
   private LauncherReports() {}
 
@@ -59,7 +73,17 @@ final class LauncherReports {
    * inline, so that the other lines pay a compare or two and no call.
    */
   static boolean mayStart(byte c) {
-    return c == 's' || c == '=' || c == 'Y' || c == 'K';
+    int k = c - FIRST;
+    return k >= 0 && k < 64 && (STARTS >>> k & 1) != 0;
+  }
+
+  private static final int FIRST = '=';
+  // one bit per byte a report starts with, from '=' (0x3d) up: a compare per byte would grow past
+  // what C1 inlines
+  private static final long STARTS = bit('s') | bit('=') | bit('Y') | bit('K') | bit('t') | bit('P') | bit('A') | bit('T');
+
+  private static long bit(char c) {
+    return 1L << (c - FIRST);
   }
 
   /**
@@ -76,9 +100,35 @@ final class LauncherReports {
       case '=' -> hydraBox(b, k, e);
       case 'Y' -> startsWith(b, k, e, EXIT_STRING) ? exitString(b, k + EXIT_STRING.length, e) : NONE;
       // dash's report of a foreground command a signal ended is strsignal() alone on a line
-      case 'K' -> k + KILLED.length == e && startsWith(b, k, e, KILLED) ? FrameworkFailures.RANK_KILLED : NONE;
+      case 'K' -> alone(b, k, e, KILLED) ? FrameworkFailures.RANK_KILLED : NONE;
+      case 'A' -> alone(b, k, e, ABORTED) ? FAILED : NONE;
+      case 'T' -> alone(b, k, e, TERMINATED) ? FAILED : NONE;
+      case 't' -> startsWith(b, k, e, TERMINATE_CALLED) ? terminateCalled(b, k + TERMINATE_CALLED.length, e) : NONE;
+      case 'P' -> startsWith(b, k, e, PRIMARY_JOB) ? nonZeroRanks(b, k + PRIMARY_JOB.length, e) : NONE;
       default -> NONE;
     };
+  }
+
+  /** Whether the line's text is {@code word} and nothing else. */
+  private static boolean alone(byte[] b, int k, int e, byte[] word) {
+    return k + word.length == e && startsWith(b, k, e, word);
+  }
+
+  /** After "terminate called ": one of the handler's three reasons. */
+  private static int terminateCalled(byte[] b, int i, int e) {
+    for (byte[] r : TERMINATE_REASONS) {
+      if (startsWith(b, i, e, r)) {
+        return FAILED;
+      }
+    }
+    return NONE;
+  }
+
+  /** After "Primary job ": the job's id (empty or a number), " terminated normally, but N". */
+  private static int nonZeroRanks(byte[] b, int i, int e) {
+    int t = indexOf(b, i, Math.min(e, i + 24 + TERMINATED_NORMALLY_BUT.length), TERMINATED_NORMALLY_BUT);
+    int n = t + TERMINATED_NORMALLY_BUT.length;
+    return t >= 0 && n < e && b[n] >= '1' && b[n] <= '9' ? FAILED : NONE;
   }
 
   /** After "srun: error: ": a node the step ran on failed ("Node failure on %s"), or a task's end. */

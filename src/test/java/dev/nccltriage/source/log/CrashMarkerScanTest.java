@@ -23,7 +23,12 @@ class CrashMarkerScanTest {
   // a framework's exception, named whole, then ':', a CR or the line's end
   private static final java.util.regex.Pattern EXCEPTION = java.util.regex.Pattern.compile(
       "(?<![A-Za-z0-9_])(?:DistBackend|DistStore|DistNetwork|Dist|ChildFailed|RendezvousTimeout|RendezvousConnection"
-          + "|HorovodInternal|Nccl|OutOfMemory|CalledProcess)(Error)(?::|\r|$)");
+          + "|HorovodInternal|Nccl|OutOfMemory|CalledProcess|Accelerator|TrainingFailed)(Error)(?::|\r|$)"
+          // the same classes inside Ray's wrapper
+          + "|RayTaskError\\((?:DistBackend|DistStore|DistNetwork|Dist|ChildFailed|RendezvousTimeout|RendezvousConnection"
+          + "|HorovodInternal|Nccl|OutOfMemory|CalledProcess|Accelerator|TrainingFailed)(Error)\\):"
+          // torchrun's agent's signal
+          + "|(?<![A-Za-z0-9_])Signal(Exception)(?::|\r|$)");
   private static final List<String> EXCEPTIONS = List.of("RuntimeError: NCCL", "RuntimeError: x nccl",
       "XlaRuntimeError: INTERNAL: NCCL", "aXlaRuntimeError: nccl",
       "RuntimeError: Socket Timeout", "torch.distributed.DistBackendError:", "DistStoreError:",
@@ -34,7 +39,13 @@ class CrashMarkerScanTest {
       "MyOutOfMemoryError:", "RuntimeError: CUDA out of memory.", "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory",
       "subprocess.CalledProcessError: Command", "] exits with return code = 1", "exits with return code = 0", "exits with return code = -9", "[rank2]: Exceptional:", "x Exception: y",
       "/bin/bash: line 1:  4242 Killed                  python train.py", "run.sh: line 12: 7 Killed",
-      ": line 1: 42 Killedx", ": line : 42 Killed", ": line 1:42 Killed", "line 1: 42 Killed", ": line 1:  Killed");
+      ": line 1: 42 Killedx", ": line : 42 Killed", ": line 1:42 Killed", "line 1: 42 Killed", ": line 1:  Killed",
+      "torch.AcceleratorError: CUDA error", "ray.train.base_trainer.TrainingFailedError", "RuntimeError: CUDA error: an illegal",
+      "RuntimeError: CUDA error:x", "ray.exceptions.RayTaskError(DistBackendError): ray::f()", "RayTaskError(OutOfMemoryError):",
+      "RayTaskError(ValueError): x", "RayTaskError(DistBackendError)", "RayTaskError( DistError):", "RayTaskError(NcclError) :",
+      "api.SignalException: Process 1 got signal: 15", "MySignalException:", "SignalExceptions:",
+      "Out of memory: Killed process 1234 (python) total-vm", "Killed process 12 (", "Killed process x (",
+      "Killed process 12(", "Killed process  12 (");
 
   // any exception named right after PyTorch's distributed excepthook's "[rank<N>]: "
   private static final java.util.regex.Pattern UNCAUGHT = java.util.regex.Pattern.compile(
@@ -43,16 +54,22 @@ class CrashMarkerScanTest {
   // a RuntimeError whose text is NCCL's or c10d's (PyTorch before 2.1)
   private static final java.util.regex.Pattern RUNTIME = java.util.regex.Pattern.compile(
       "(?<![A-Za-z0-9_])(?:Xla)?Runtime(Error):.*(?:NCCL|nccl|store based barrier|connect\\(\\) timed out|Socket Timeout"
-          + "|waiting for clients|connect to \\(|CUDA out of memory|RESOURCE_EXHAUSTED: Out of memory)", java.util.regex.Pattern.DOTALL);
+          + "|waiting for clients|connect to \\(|CUDA out of memory|RESOURCE_EXHAUSTED: Out of memory|CUDA error: )",
+      java.util.regex.Pattern.DOTALL);
 
-  // bash's report of a job SIGKILL ended: "NAME: line N: PID Killed  COMMAND"
+  // bash's report of a job SIGKILL ended: "NAME: line N: PID Killed  COMMAND"; the kernel's OOM killer's
   private static final java.util.regex.Pattern SHELL_KILLED = java.util.regex.Pattern.compile(
-      ": line [0-9]+: +[0-9]+ Killed(?= |$)|exits with return code = [-1-9]");
+      ": line [0-9]+: +[0-9]+ Killed(?= |$)|exits with return code = [-1-9]|Killed process [0-9]+ \\(");
 
   /** Where the first exception's "Error" starts, or -1. */
   private static int exceptionAt(String line) {
     java.util.regex.Matcher m = EXCEPTION.matcher(line);
-    int at = m.find() ? m.start(1) : -1;
+    int at = -1;
+    if (m.find()) {
+      for (int g = 1; g <= m.groupCount() && at < 0; g++) {
+        at = m.start(g);
+      }
+    }
     java.util.regex.Matcher r = RUNTIME.matcher(line);
     // the leftmost qualifying RuntimeError (a later one's text is part of an earlier one's)
     int runtime = r.find() ? r.start(1) : -1;
@@ -157,7 +174,7 @@ class CrashMarkerScanTest {
     }
     int x = exceptionAt(line);
     java.util.regex.Matcher k = SHELL_KILLED.matcher(line);
-    int killed = k.find() ? k.group().startsWith("exits") ? k.start() : k.end() - "Killed".length() : -1;
+    int killed = k.find() ? k.group().startsWith(":") ? k.end() - "Killed".length() : k.start() : -1;
     return x >= 0 && x < limit || killed >= 0 && killed < limit;
   }
 

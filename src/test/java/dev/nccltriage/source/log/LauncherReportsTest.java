@@ -8,7 +8,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Launchers' own reports of a rank's abnormal end, by their format strings (Slurm's srun and
- * slurmstepd, MPICH's and Intel MPI's Hydra): -1 none, 0 a failure of no named kind, 6 killed.
+ * slurmstepd, MPICH's and Intel MPI's Hydra, Open MPI's errmgr), libstdc++'s terminate handler and
+ * dash's: -1 none, 0 a failure of no named kind, 6 killed.
  */
 class LauncherReportsTest {
   @ParameterizedTest(name = "{1}: {0}")
@@ -54,7 +55,32 @@ class LauncherReportsTest {
     "=BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES|-1",
     "step 100: srun: error: gpu-node-3: task 5: Killed|-1",
     "Your application terminated with the exit string: Killed (signal 9)|-1",
+    // Open MPI's errmgr: "%s job %s terminated normally, but %d %s returned"
+    "Primary job  terminated normally, but 1 process returned|0",
+    "Primary job 4242 terminated normally, but 12 processes returned|0",
+    "Primary job  terminated normally, but 0 processes returned|-1",
+    "Primary job  terminated normally|-1",
+    "Primary job  terminated normally, but |-1",
+    "Primary jobs terminated normally, but 1 process returned|-1",
+    // libstdc++'s verbose terminate handler, then abort()
+    "terminate called after throwing an instance of 'c10::DistBackendError'|0",
+    "terminate called after throwing an instance of 'std::bad_alloc'|0",
+    "terminate called without an active exception|0",
+    "terminate called recursively|0",
+    "terminate called by the user|-1",
+    "terminate calledafter throwing an instance of 'x'|-1",
+    "terminated called after throwing an instance of 'x'|-1",
+    // dash: strsignal() alone
+    "Killed|6",
+    "Aborted|0",
+    "Terminated|0",
+    "Aborted (core dumped)|-1",
+    "Terminated 3 idle workers|-1",
+    "Terminate|-1",
+    "Killed by user|-1",
     "s|-1",
+    "t|-1",
+    "P|-1",
     "=|-1"
   })
   void kindOfALine(String line, int kind) {
