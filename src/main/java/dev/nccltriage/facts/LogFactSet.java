@@ -166,7 +166,8 @@ public final class LogFactSet {
     String[][] kinds = {{"log.collectiveTimeout", "collectiveTimeouts"}, {"log.gpuOutOfMemory", "gpuOutOfMemory"},
         {"log.rankKilled", "rankKilled"}, {"log.shmExhausted", "shmExhausted"},
         {"rendezvous.connect", "rendezvousConnect"}, {"rendezvous.clients", "rendezvousClients"},
-        {"rendezvous.lost", "rendezvousLost"}, {"rendezvous.unresolved", "rendezvousUnresolved"}};
+        {"rendezvous.lost", "rendezvousLost"}, {"rendezvous.unresolved", "rendezvousUnresolved"},
+        {"log.pythonException", "pythonException"}};
     for (String[] k : kinds) {
       List<Evidence> ev = f.evidenceFor(k[1]);
       s.put(k[0], !ev.isEmpty(), ev);

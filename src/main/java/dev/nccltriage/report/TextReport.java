@@ -104,8 +104,8 @@ public final class TextReport {
     if (!findings.isEmpty()) {
       section(out, "Other findings");
       for (Verdict.Finding f : findings) {
-        String sev = f.severity().equals("problem") ? style.red(f.severity()) : f.severity().equals("warn")
-            ? style.yellow(f.severity()) : style.dim(f.severity());
+        String sev = f.severity().equals("problem") ? style.red(f.severity())
+            : f.severity().equals("warn") || f.severity().equals("doubt") ? style.yellow(f.severity()) : style.dim(f.severity());
         para(out, "  - ", "[" + sev + "] " + f.message() + style.dim(" (" + f.rule() + ", " + f.layer() + ")"), 4);
         para(out, "      ", "fix: " + f.fix());
         evidence(out, f.evidence(), "      ");

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * Evaluates the rules over the facts. The policy is fixed here and the knowledge is in the rules:
  * gates first; then the questions in level order; the first "no" of problem severity names the
  * layer through its causes (or its fallbacks); problem lints add candidates; a needed question left
- * unknown makes the verdict inconclusive.
+ * unknown makes the verdict inconclusive, and so does a "doubt" lint where the verdict would
+ * otherwise be healthy (what the log shows may be the job's failure, but does not say so).
  */
 public final class Engine {
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z][\\w.<>*-]*)}");
@@ -96,6 +97,7 @@ public final class Engine {
     }
     List<Verdict.Finding> findings = new ArrayList<>();
     Rule.Lint topProblemLint = null;
+    Verdict.Finding firstDoubt = null; // the heaviest "doubt" lint that fired: no verdict of healthy
     // lints run in weight order; one that names no layer (a failure whose cause the log does not
     // show) never outranks one that does
     List<Rule.Lint> lints = new ArrayList<>(rules.lints());
@@ -110,8 +112,12 @@ public final class Engine {
             evidence(l.refutedBy().when(), facts));
         continue;
       }
-      findings.add(new Verdict.Finding(l.id(), l.severity(), l.layer().id(), render(l.message(), facts),
-          render(l.fix(), facts), ev));
+      Verdict.Finding finding = new Verdict.Finding(l.id(), l.severity(), l.layer().id(), render(l.message(), facts),
+          render(l.fix(), facts), ev);
+      findings.add(finding);
+      if (l.severity().equals("doubt") && firstDoubt == null) {
+        firstDoubt = finding;
+      }
       if (l.severity().equals("problem")) {
         candidates.add(new Verdict.Candidate(l.layer().id(), render(l.message(), facts), l.id(), ev));
         if (topProblemLint == null && (l.layer() != Layer.UNKNOWN || primary == null)) {
@@ -151,11 +157,20 @@ public final class Engine {
     if (firstUnknown != null) {
       String decide = render(decide(firstUnknown, facts), facts);
       advice.add(0, decide);
+      if (firstDoubt != null) {
+        advice.add(1, firstDoubt.message() + " " + firstDoubt.fix());
+      }
       // check without --log judges what the container shows: no log was asked
       boolean noLog = facts.get("log.present").map(v -> Boolean.FALSE.equals(v.value())).orElse(false);
       return new Verdict("inconclusive", "unknown",
           (noLog ? "What this container shows does not answer: " : "The log does not answer: ") + firstUnknown.ask(),
           List.of(), path, null, decide, findings, differs, advice, versus.disagreements(), versus.ruledOut());
+    }
+    if (firstDoubt != null) {
+      // every question answered yes, but the log holds what may be the job's end: not "healthy"
+      advice.add(0, firstDoubt.fix());
+      return new Verdict("inconclusive", "unknown", firstDoubt.message(), List.of(), path, null, firstDoubt.fix(),
+          findings, differs, advice, versus.disagreements(), versus.ruledOut());
     }
     return new Verdict("healthy", "none", healthySummary(path), List.of(), path, null, null, findings,
         differs, advice, versus.disagreements(), versus.ruledOut());

@@ -27,7 +27,7 @@ public final class RuleLoader {
   // compiled once: String.matches compiles its expression on every call (~150 rules a start-up)
   private static final Pattern RULE_ID = Pattern.compile("[A-Za-z][A-Za-z0-9-]*");
   private static final Pattern ANSWER = Pattern.compile("[a-z][a-z0-9-]*");
-  private static final Set<String> SEVERITIES = Set.of("problem", "warn", "info");
+  private static final Set<String> SEVERITIES = Set.of("problem", "doubt", "warn", "info");
   private static final Set<String> STATUSES = Set.of("healthy", "problem", "inconclusive");
 
   public RuleSet loadBuiltInAnd(Path extraDir) throws RuleFileException {

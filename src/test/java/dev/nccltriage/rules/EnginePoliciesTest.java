@@ -167,4 +167,32 @@ class EnginePoliciesTest {
     assertThatThrownBy(() -> new FactSet().put("error.no_such_kind", true, List.of()))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  /** A "doubt" lint that fires: what would be healthy is inconclusive, and what is a problem stays one. */
+  @Test
+  void aDoubtTurnsHealthyIntoInconclusiveAndLeavesAProblemAlone() throws RuleFileException {
+    String doubt = """
+        lints:
+          - id: L-maybe
+            severity: doubt
+            layer: unknown
+            weight: 2
+            when: {fact: log.pythonException, is: true}
+            message: "Maybe the job ended."
+            fix: "See how it ended."
+        """;
+    Engine e = engine(QUESTIONS, CAUSES, doubt);
+    Verdict clean = e.evaluate(facts(true, false).put("log.pythonException", false, List.of()), List.of());
+    assertThat(clean.status()).isEqualTo("healthy");
+    Verdict doubted = e.evaluate(facts(true, false).put("log.pythonException", true, List.of()), List.of());
+    assertThat(doubted.status()).isEqualTo("inconclusive");
+    assertThat(doubted.layer()).isEqualTo("unknown");
+    assertThat(doubted.summary()).isEqualTo("Maybe the job ended.");
+    assertThat(doubted.probe()).isEqualTo("See how it ended.");
+    assertThat(doubted.candidates()).isEmpty();
+    Verdict problem = e.evaluate(facts(true, true).put("log.pythonException", true, List.of()), List.of());
+    assertThat(problem.status()).isEqualTo("problem");
+    assertThat(problem.layer()).isEqualTo("device-plugin");
+    assertThat(problem.findings()).extracting(Verdict.Finding::rule).contains("L-maybe");
+  }
 }

@@ -373,6 +373,34 @@ class FailureSignalsTest {
       assertThat(withInit(line).evidenceFor("rendezvousUnresolved")).as(line).isEmpty();
     }
 
+    /**
+     * A plain traceback's exception (no excepthook's tag) is evidence of a possible end, no failure:
+     * a handler that printed it leaves the same lines. After a collector's wrapper, in a paste's
+     * quoting, with NCCL's lines of other threads between its lines.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "[pod/trainer-0/pytorch] ", "2024-05-01T10:00:00.123456789Z stderr F ", "> "})
+    void aPlainTracebacksExceptionIsNamedButIsNoFailure(String wrapper) {
+      LogFacts f = withInit(wrapper + "Traceback (most recent call last):",
+          wrapper + "  File \"/workspace/train.py\", line 60, in main",
+          INFO + "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC",
+          wrapper + "    batch = next(it)",
+          wrapper + "ValueError: too many values to unpack (expected 2)");
+      assertThat(texts(f.evidenceFor("pythonException"))).as(wrapper)
+          .containsExactly(wrapper + "ValueError: too many values to unpack (expected 2)");
+      assertThat(f.signals().failed()).as(wrapper).isFalse();
+    }
+
+    /** A traceback whose exception is a failure by itself is that failure, and no doubt beside it. */
+    @ParameterizedTest
+    @ValueSource(strings = {"torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1, unhandled system error",
+        "RuntimeError: NCCL communicator was aborted on rank 3."})
+    void aTracebackOfAFailingExceptionIsAFailure(String exception) {
+      LogFacts f = withInit("Traceback (most recent call last):", "  File \"train.py\", line 1, in f", exception);
+      assertThat(f.signals().failed()).as(exception).isTrue();
+      assertThat(f.evidenceFor("pythonException")).as(exception).isEmpty();
+    }
+
     /** A launcher's report of another end is a failure, not a kill. */
     @ParameterizedTest
     @ValueSource(strings = {"srun: error: gpu-node-3: task 1: Aborted (core dumped)", "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES",

@@ -48,9 +48,14 @@ final class FrameworkFailures {
    * printed it too.
    */
   static final int STORE_UNRESOLVED = 8;
+  /**
+   * Not a failure by itself either: the line of a Python exception that ends a traceback with no
+   * "[rankN]: " tag ({@link Tracebacks}), which an uncaught exception and a printed one share.
+   */
+  static final int PYTHON_EXCEPTION = 9;
   /** The evidence key of each kind, at kind - 1 (LogFactSet reads them by these names). */
   static final String[] EVIDENCE_KEYS = {"rendezvousConnect", "rendezvousClients", "rendezvousLost", "collectiveTimeouts",
-      "gpuOutOfMemory", "rankKilled", "shmExhausted", "rendezvousUnresolved"};
+      "gpuOutOfMemory", "rankKilled", "shmExhausted", "rendezvousUnresolved", "pythonException"};
 
   private static final byte[] CONNECT_TO = ascii("connect to (");
   private static final byte[] WAITING_FOR_CLIENTS = ascii("waiting for clients");

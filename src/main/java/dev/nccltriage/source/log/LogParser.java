@@ -32,6 +32,7 @@ final class LogParser implements LineSink {
   private final Prefix prefix = new Prefix();
   private final Prefix gluedPrefix = new Prefix();
   private final AnsiStrip ansi = new AnsiStrip();
+  private final Tracebacks tracebacks = new Tracebacks();
   private final JsonLogLine json = new JsonLogLine();
   private final QuotedField quoted = new QuotedField();
   private final PrefixCache prefixes;
@@ -123,6 +124,7 @@ final class LogParser implements LineSink {
     slot.at(b, s, e, lineNo);
     crashOf = null;
     textOf = null;
+    lineFailed = false;
     boolean placed = segment(b, s, e, false);
     if (quotedRecord) {
       // the record is a quoted field with more fields after it, on a line the test above could
@@ -148,17 +150,21 @@ final class LogParser implements LineSink {
     }
     if (!placed) {
       acc.unplaced++;
+      boolean known = textOf == b && textFrom == s;
+      int t = known ? textAt : s;
+      boolean raised = tracebacks.raisedAt(b, t, e, known ? textIndent : 0);
       boolean crash = crashOf == b && crashFrom == s && crashTo == e ? crashFound : CrashMarkers.isCrash(b, s, e);
       if (crash) {
         failure(b, s, e);
       } else {
-        int t = textOf == b && textFrom == s ? textAt : s;
         byte c = t < e ? b[t] : 0;
         int report = LauncherReports.mayStart(c) ? LauncherReports.kind(b, t, e) : LauncherReports.NONE;
         if (report != LauncherReports.NONE) {
           failure(report);
         } else if (c == '[' && FrameworkFailures.storeUnresolved(b, t, e)) {
           slot.record(acc.frameworkFailures[FrameworkFailures.STORE_UNRESOLVED - 1]); // a warning: no failure
+        } else if (raised && !lineFailed) {
+          slot.record(acc.frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1]); // maybe caught: no failure
         } else {
           TestsPreamble.parse(acc, slot, b, s, e);
         }
@@ -173,6 +179,7 @@ final class LogParser implements LineSink {
 
   /** A failing line (the slot's) of that {@link FrameworkFailures} kind, or of none (0). */
   private void failure(int kind) {
+    lineFailed = true;
     slot.record(acc.failures);
     if (kind != 0) {
       slot.record(acc.frameworkFailures[kind - 1]);
@@ -296,6 +303,8 @@ final class LogParser implements LineSink {
   private byte[] textOf;
   private int textFrom;
   private int textAt;
+  private boolean lineFailed; // the line being read was recorded as a failure
+  private int textIndent; // the blanks and quoting before textAt (Python's tracebacks indent their frames)
 
   private boolean quotedRecord; // segment() found the line's record in a quoted field: read it unquoted
   private boolean readRaw; // segment() reads the line as it is (it asked, and no quoted field was there)
@@ -399,11 +408,13 @@ final class LogParser implements LineSink {
     // A prefix the user stripped along with "NCCL INFO" (PyTorch's "Last error:" repeats the last
     // WARN's text): try the message families directly, after a timestamp as on any other line.
     int m = k < e && b[k] == ' ' ? Envelope.afterLabel(b, k, e) : k; // srun's label, padded
+    int unquoted = m;
     m = Envelope.afterQuoting(b, m, e); // and a paste's quoting, a table's time column
     if (!glued) {
       textOf = b;
       textFrom = s;
       textAt = m;
+      textIndent = m - unquoted;
     }
     if (m < e && messages.parse(null, b, m, e) || !glued && bareAfterSkew(b, k, m, e)) {
       acc.ncclLines++;
