@@ -167,7 +167,7 @@ public final class LogFactSet {
         {"log.rankKilled", "rankKilled"}, {"log.shmExhausted", "shmExhausted"},
         {"rendezvous.connect", "rendezvousConnect"}, {"rendezvous.clients", "rendezvousClients"},
         {"rendezvous.lost", "rendezvousLost"}, {"rendezvous.unresolved", "rendezvousUnresolved"},
-        {"log.pythonException", "pythonException"}};
+        {"log.pythonException", "pythonException"}, {"log.noGpu", "noGpu"}, {"log.driverTooOld", "driverTooOld"}};
     for (String[] k : kinds) {
       List<Evidence> ev = f.evidenceFor(k[1]);
       s.put(k[0], !ev.isEmpty(), ev);

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -297,6 +298,13 @@ class FailureSignalsTest {
           "ray.train.base_trainer.TrainingFailedError: The Ray Train run failed.",
           // torchrun's agent got a signal (the Pod deleted or evicted)
           "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4242 got signal: 15",
+          // PyTorch's NCCL process group's error lines (c10 logging, level E), 2.4+ and before
+          "[rank0]:[E1204 17:46:59.007000 481 ProcessGroupNCCL.cpp:1316] [PG 0 (default_pg) Rank 0] Heartbeat monitor timed "
+              + "out! Process will be terminated after dumping debug info. workMetaList_.size()=1",
+          "[E ProcessGroupNCCL.cpp:475] [Rank 1] Some NCCL operations have failed or timed out.",
+          // no GPU, a driver older than the image's CUDA
+          "RuntimeError: No CUDA GPUs are available",
+          "RuntimeError: The NVIDIA driver on your system is too old (found version 11040).",
           // the kernel's OOM killer, pasted from dmesg -T
           "[Mon May  1 10:00:00 2024] Memory cgroup out of memory: Killed process 4242 (python3) total-vm:123456kB, "
               + "anon-rss:654321kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:1234kB oom_score_adj:999");
@@ -336,7 +344,8 @@ class FailureSignalsTest {
         "./run.sh: line 12: 77 Killed                  torchrun --nproc-per-node 8 train.py", "Killed",
         // the kernel's OOM killer (4.19+, and before)
         "Out of memory: Killed process 4242 (python3) total-vm:123456kB, anon-rss:654321kB, file-rss:0kB",
-        "[12345.678901] Killed process 4242 (python) total-vm:123456kB, anon-rss:654321kB, file-rss:0kB"})
+        "[12345.678901] Killed process 4242 (python) total-vm:123456kB, anon-rss:654321kB, file-rss:0kB",
+        "command terminated with exit code 137"})
     void aLaunchersReportOfAKillIsARankKilled(String line) {
       LogFacts f = withInit(line);
       assertThat(texts(f.evidenceFor("rankKilled"))).as(line).containsExactly(line);
@@ -401,11 +410,25 @@ class FailureSignalsTest {
       assertThat(f.evidenceFor("pythonException")).as(exception).isEmpty();
     }
 
+    /** A framework's error that the process found no GPU, or a driver older than the image's CUDA, is named. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+      "RuntimeError: No CUDA GPUs are available|noGpu",
+      "RuntimeError: CUDA error: no CUDA-capable device is detected|noGpu",
+      "[rank0]: torch.AcceleratorError: CUDA error: no CUDA-capable device is detected|noGpu",
+      "RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver|driverTooOld",
+      "torch.AcceleratorError: CUDA error: CUDA driver version is insufficient for CUDA runtime version|driverTooOld"})
+    void aGpuTheProcessCouldNotUseIsNamed(String line, String key) {
+      LogFacts f = withInit(line);
+      assertThat(texts(f.evidenceFor(key))).as(line).containsExactly(line);
+      assertThat(f.signals().failed()).as(line).isTrue();
+    }
+
     /** A launcher's report of another end is a failure, not a kill. */
     @ParameterizedTest
     @ValueSource(strings = {"srun: error: gpu-node-3: task 1: Aborted (core dumped)", "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES",
-        // dash's strsignal() of a command another signal ended, alone on its line
-        "Aborted", "Terminated",
+        // dash's strsignal() of a command another signal ended, alone on its line; kubectl exec's report
+        "Aborted", "Terminated", "command terminated with exit code 1",
         "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Terminated (signal 15)",
         // (its evidence is shown without the trailing stars, as markdown emphasis)
         "slurmstepd: error: *** JOB 12345 ON gpu-node-3 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***"})
@@ -469,6 +492,12 @@ class FailureSignalsTest {
       "MySignalException: x",
       "RuntimeError: CUDA errors are retried: 0",
       "Killed process list: none",
+      "[I1204 17:46:59.007000 481 ProcessGroupNCCL.cpp:1316] [PG 0 Rank 0] ProcessGroupNCCL initialization options",
+      "[W1204 17:46:59.007000 481 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed",
+      "[E1204 17:46:59.007000 481 socket.cpp:1316] [c10d] a socket error",
+      "[Error] ProcessGroupNCCL.cpp:1 is fine",
+      "warning: No CUDA GPUs are available, running on CPU",
+      "command terminated with exit code 0",
       "Killed processes 3 (python)"
     })
     void otherExceptionsAndMentionsAreNoFailure(String line) {

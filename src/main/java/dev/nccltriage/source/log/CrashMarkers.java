@@ -63,12 +63,14 @@ final class CrashMarkers {
   // failed", the unique id not fetched, the store's barrier or connect timing out) or the GPU's memory
   // ran out (PyTorch before 1.13: "CUDA out of memory"; XLA: "RESOURCE_EXHAUSTED: Out of memory ..."),
   // or CUDA failed ("CUDA error: %s", PyTorch's C10_CUDA_CHECK before 2.8: an illegal memory access,
-  // an ECC error; the context is lost with it, nothing goes on), not any RuntimeError of the program's
+  // an ECC error; the context is lost with it, nothing goes on) or could not start (no GPU, a driver
+  // too old: torch.cuda's lazy init), not any RuntimeError of the program's
   private static final byte[] RUNTIME = ascii("Runtime");
   private static final byte[] XLA = ascii("Xla");
   private static final byte[][] RUNTIME_TEXTS = {ascii("NCCL"), ascii("nccl"), ascii("store based barrier"),
       ascii("connect() timed out"), ascii("Socket Timeout"), ascii("waiting for clients"), ascii("connect to ("),
-      ascii("CUDA out of memory"), ascii("RESOURCE_EXHAUSTED: Out of memory"), ascii("CUDA error: ")};
+      ascii("CUDA out of memory"), ascii("RESOURCE_EXHAUSTED: Out of memory"), ascii("CUDA error: "),
+      ascii("No CUDA GPUs are available"), ascii("NVIDIA driver on your system is too old")};
   private static final byte[][] NCCL_RESULTS = {ascii("ncclSystemError"), ascii("ncclInternalError"),
       ascii("ncclRemoteError"), ascii("ncclUnhandledCudaError"), ascii("ncclInvalidUsage"),
       ascii("ncclInvalidArgument"), ascii("ncclTimeout")};

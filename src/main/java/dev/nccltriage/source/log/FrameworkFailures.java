@@ -53,9 +53,20 @@ final class FrameworkFailures {
    * "[rankN]: " tag ({@link Tracebacks}), which an uncaught exception and a printed one share.
    */
   static final int PYTHON_EXCEPTION = 9;
+  /**
+   * The process found no GPU: PyTorch's "No CUDA GPUs are available", CUDA's "no CUDA-capable device
+   * is detected" (cudaErrorNoDevice) in a framework's error.
+   */
+  static final int NO_GPU = 10;
+  /**
+   * The node's driver is older than the image's CUDA: CUDA's "CUDA driver version is insufficient
+   * for CUDA runtime version" (cudaErrorInsufficientDriver), PyTorch's "The NVIDIA driver on your
+   * system is too old" in a framework's error.
+   */
+  static final int DRIVER_TOO_OLD = 11;
   /** The evidence key of each kind, at kind - 1 (LogFactSet reads them by these names). */
   static final String[] EVIDENCE_KEYS = {"rendezvousConnect", "rendezvousClients", "rendezvousLost", "collectiveTimeouts",
-      "gpuOutOfMemory", "rankKilled", "shmExhausted", "rendezvousUnresolved", "pythonException"};
+      "gpuOutOfMemory", "rankKilled", "shmExhausted", "rendezvousUnresolved", "pythonException", "noGpu", "driverTooOld"};
 
   private static final byte[] CONNECT_TO = ascii("connect to (");
   private static final byte[] WAITING_FOR_CLIENTS = ascii("waiting for clients");
@@ -83,6 +94,10 @@ final class FrameworkFailures {
   private static final byte[][] SHM_TEXTS = {ascii("allocate shared memory(shm)"), ascii("out of shared memory"),
       ascii("insufficient shared memory")};
 
+  private static final byte[][] NO_GPU_TEXTS = {ascii("No CUDA GPUs are available"), ascii("no CUDA-capable device is detected")};
+  private static final byte[][] DRIVER_TEXTS = {ascii("CUDA driver version is insufficient for CUDA runtime version"),
+      ascii("NVIDIA driver on your system is too old")};
+
   private FrameworkFailures() {}
 
   /** The kind of failure the line b[s, e) reports, or 0. */
@@ -97,6 +112,16 @@ final class FrameworkFailures {
     for (byte[] t : SHM_TEXTS) {
       if (Bytes.indexOf(b, s, e, t) >= 0) {
         return SHM_EXHAUSTED;
+      }
+    }
+    for (byte[] t : NO_GPU_TEXTS) {
+      if (Bytes.indexOf(b, s, e, t) >= 0) {
+        return NO_GPU;
+      }
+    }
+    for (byte[] t : DRIVER_TEXTS) {
+      if (Bytes.indexOf(b, s, e, t) >= 0) {
+        return DRIVER_TOO_OLD;
       }
     }
     if (Bytes.indexOf(b, s, e, WATCHDOG) >= 0) {
@@ -122,15 +147,43 @@ final class FrameworkFailures {
    * that holds the text. Other lines pay a compare of their first byte.
    */
   static boolean storeUnresolved(byte[] b, int t, int e) {
-    if (t + 1 >= e || b[t] != '[') {
+    int w = logLevelAt(b, t, e);
+    return w >= 0 && b[w] == 'W' && Bytes.indexOf(b, w, e, GAI_ERROR) >= 0;
+  }
+
+  private static final byte[] PROCESS_GROUP_NCCL = ascii("ProcessGroupNCCL.cpp:");
+
+  /**
+   * Whether the line whose text starts at t is an error that PyTorch's NCCL process group logged: a
+   * c10 log line of level E from ProcessGroupNCCL.cpp (after "[rankN]:", if any), "[E1204
+   * 17:46:59.007000 481 ProcessGroupNCCL.cpp:1316] ..." (before 2.4 "[E ProcessGroupNCCL.cpp:475]
+   * ..."). It logs at that level only on its failure path: a collective's error or timeout found by
+   * its watchdog, the heartbeat monitor's timeout ("Process will be terminated"), the communicators'
+   * abort, the process taken down. Other lines pay a compare of their first byte.
+   */
+  static boolean processGroupError(byte[] b, int t, int e) {
+    int w = logLevelAt(b, t, e);
+    if (w < 0 || b[w] != 'E' || w + 1 >= e || b[w + 1] != ' ' && !Bytes.isDigit(b[w + 1])) {
       return false;
+    }
+    int close = Bytes.indexOfByte(b, w, Math.min(e, w + 96), (byte) ']');
+    return close > w && Bytes.indexOf(b, w, close, PROCESS_GROUP_NCCL) >= 0;
+  }
+
+  /**
+   * Where the level letter of a c10/glog line "[&lt;level&gt;..." is, its text starting at t (after
+   * PyTorch's "[rankN]:", if any); -1 if the text is no such line.
+   */
+  private static int logLevelAt(byte[] b, int t, int e) {
+    if (t + 1 >= e || b[t] != '[') {
+      return -1;
     }
     int w = t;
     if (Bytes.startsWith(b, t, e, RANK_TAG)) {
       w = Bytes.indexOfByte(b, t, Math.min(e, t + 16), (byte) ']');
       w = w >= 0 && w + 2 < e && b[w + 1] == ':' ? w + 2 : e;
     }
-    return w + 1 < e && b[w] == '[' && b[w + 1] == 'W' && Bytes.indexOf(b, w, e, GAI_ERROR) >= 0;
+    return w + 1 < e && b[w] == '[' ? w + 1 : -1;
   }
 
   /** Whether {@code text} (ending in a number) is in [s, e) with no digit after it: "signal 9", not 90. */

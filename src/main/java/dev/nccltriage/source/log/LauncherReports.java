@@ -29,6 +29,9 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  *       {@code terminate called after throwing an instance of '%s'}, {@code terminate called without
  *       an active exception}, {@code terminate called recursively} (PyTorch's watchdog thread ends so
  *       when it throws).
+ *   <li>kubectl exec (client-go's remotecommand) when the command in the container exited non-zero:
+ *       {@code command terminated with exit code %d} (137 = 128 + SIGKILL: the kernel's or the
+ *       container's OOM killer, an eviction).
  *   <li>dash ({@code sh -c} in most images) when a command it waited for was ended by a signal: {@code
  *       strsignal()} alone, "Killed", "Aborted", "Terminated". (bash's report, "NAME: line N: PID
  *       Killed  COMMAND", is found anywhere in a line by {@link CrashMarkers}.)
@@ -63,6 +66,7 @@ final class LauncherReports {
   private static final byte[] TERMINATE_CALLED = ascii("terminate called ");
   private static final byte[][] TERMINATE_REASONS = {ascii("after throwing an instance of '"),
       ascii("without an active exception"), ascii("recursively")};
+  private static final byte[] COMMAND_TERMINATED = ascii("command terminated with exit code ");
   private static final byte[] ABORTED = ascii("Aborted");
   private static final byte[] TERMINATED = ascii("Terminated");
 
@@ -80,7 +84,8 @@ final class LauncherReports {
   private static final int FIRST = '=';
   // one bit per byte a report starts with, from '=' (0x3d) up: a compare per byte would grow past
   // what C1 inlines
-  private static final long STARTS = bit('s') | bit('=') | bit('Y') | bit('K') | bit('t') | bit('P') | bit('A') | bit('T');
+  private static final long STARTS = bit('s') | bit('=') | bit('Y') | bit('K') | bit('t') | bit('P') | bit('A') | bit('T')
+      | bit('c');
 
   private static long bit(char c) {
     return 1L << (c - FIRST);
@@ -105,6 +110,7 @@ final class LauncherReports {
       case 'T' -> alone(b, k, e, TERMINATED) ? FAILED : NONE;
       case 't' -> startsWith(b, k, e, TERMINATE_CALLED) ? terminateCalled(b, k + TERMINATE_CALLED.length, e) : NONE;
       case 'P' -> startsWith(b, k, e, PRIMARY_JOB) ? nonZeroRanks(b, k + PRIMARY_JOB.length, e) : NONE;
+      case 'c' -> startsWith(b, k, e, COMMAND_TERMINATED) ? exitCode(b, k + COMMAND_TERMINATED.length, e) : NONE;
       default -> NONE;
     };
   }
@@ -122,6 +128,18 @@ final class LauncherReports {
       }
     }
     return NONE;
+  }
+
+  /** After kubectl's "exit code ": the code, whole, ending the line; 137 is a kill. */
+  private static int exitCode(byte[] b, int i, int e) {
+    int j = i;
+    while (j < e && Bytes.isDigit(b[j])) {
+      j++;
+    }
+    if (j == i || j != e || b[i] == '0') {
+      return NONE;
+    }
+    return j - i == 3 && b[i] == '1' && b[i + 1] == '3' && b[i + 2] == '7' ? FrameworkFailures.RANK_KILLED : FAILED;
   }
 
   /** After "Primary job ": the job's id (empty or a number), " terminated normally, but N". */

@@ -163,6 +163,8 @@ final class LogParser implements LineSink {
           failure(report);
         } else if (c == '[' && FrameworkFailures.storeUnresolved(b, t, e)) {
           slot.record(acc.frameworkFailures[FrameworkFailures.STORE_UNRESOLVED - 1]); // a warning: no failure
+        } else if (c == '[' && FrameworkFailures.processGroupError(b, t, e)) {
+          failure(b, s, e);
         } else if (raised && !lineFailed) {
           slot.record(acc.frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1]); // maybe caught: no failure
         } else {

@@ -70,6 +70,14 @@ class LauncherReportsTest {
     "terminate called by the user|-1",
     "terminate calledafter throwing an instance of 'x'|-1",
     "terminated called after throwing an instance of 'x'|-1",
+    // kubectl exec: "command terminated with exit code %d" (137: SIGKILL)
+    "command terminated with exit code 137|6",
+    "command terminated with exit code 1|0",
+    "command terminated with exit code 1370|0",
+    "command terminated with exit code 0|-1",
+    "command terminated with exit code |-1",
+    "command terminated with exit code 1 (retrying)|-1",
+    "command terminated normally|-1",
     // dash: strsignal() alone
     "Killed|6",
     "Aborted|0",
@@ -81,6 +89,7 @@ class LauncherReportsTest {
     "s|-1",
     "t|-1",
     "P|-1",
+    "c|-1",
     "=|-1"
   })
   void kindOfALine(String line, int kind) {
