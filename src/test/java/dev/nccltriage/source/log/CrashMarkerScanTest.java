@@ -144,6 +144,24 @@ class CrashMarkerScanTest {
     }
   }
 
+  /** The word filter of the scans says "none" exactly when no byte is a capital, 'c', 'n' or 'x'. */
+  @Test
+  void theFirstByteFilterAnswersAsAByteLoop() {
+    Random r = new Random(13);
+    byte[] near = {'@', 'A', 'Z', '[', 'b', 'c', 'd', 'm', 'n', 'o', 'w', 'x', 'y', 0, 0x7f, (byte) 0x80, (byte) 0xC1,
+        (byte) 0xDA, (byte) 0xE3, (byte) 0xEE, (byte) 0xF8, (byte) 0xFF, ' ', '0', '9'};
+    for (int i = 0; i < 200_000; i++) {
+      long w = 0;
+      boolean any = false;
+      for (int k = 0; k < 8; k++) {
+        byte x = r.nextInt(4) == 0 ? (byte) r.nextInt(256) : near[r.nextInt(near.length)];
+        any |= x >= 'A' && x <= 'Z' || x == 'c' || x == 'n' || x == 'x';
+        w |= (x & 0xFFL) << (8 * k);
+      }
+      assertThat(CrashMarkers.noFirstByte(w)).as("%016x", w).isEqualTo(!any);
+    }
+  }
+
   @Test
   void randomLinesOfMarkerBytesAnswerAsAPlainScan() {
     // lines made of the markers' own letters, so that candidates and near misses are everywhere
