@@ -105,21 +105,29 @@ final class CrashMarkers {
     int i = s;
     for (; i + 9 <= e; i += 8) {
       long w = Bytes.word(b, i);
-      long low = w & LOWS; // noFirstByte, written out: C1 does not inline a method of its size
-      if (((low + FROM_A) & ~(low + PAST_Z) & ~w & HIGHS | zeroBytes(w ^ B_C) | zeroBytes(w ^ B_N) | zeroBytes(w ^ B_X)) == 0) {
+      // noFirstByte, written out (C1 does not inline a method of its size), its two halves kept:
+      // the pair terms of the capitals run only for a word with a capital, those of 'c', 'n',
+      // 'x' only for a word with one of them
+      long low = w & LOWS;
+      long capital = (low + FROM_A) & ~(low + PAST_Z) & ~w & HIGHS;
+      long zc = zeroBytes(w ^ B_C);
+      long zn = zeroBytes(w ^ B_N);
+      long zx = zeroBytes(w ^ B_X);
+      if ((capital | zc | zn | zx) == 0) {
         continue;
       }
       long next = Bytes.word(b, i + 1);
       long c = zeroBytesUnmasked(next ^ B_C); // second byte of "nc" and "xc"
-      long marks = zeroBytes(w ^ B_S) & (zeroBytesUnmasked(next ^ B_I) | zeroBytesUnmasked(next ^ B_E))
-          | zeroBytes(w ^ B_C) & zeroBytesUnmasked(next ^ B_O)
-          | (zeroBytes(w ^ B_W) | zeroBytes(w ^ B_F)) & zeroBytesUnmasked(next ^ B_A)
-          | zeroBytes(w ^ B_N) & c
-          | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
-          | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
-          | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
-          | (zeroBytes(w ^ B_X) | zeroBytes(w ^ B_K_UPPER)) & zeroBytesUnmasked(next ^ B_I_LOWER)
-          | zeroBytes(w ^ B_X) & c;
+      long i2 = zeroBytesUnmasked(next ^ B_I_LOWER); // second byte of "xi" and "Ki"
+      long marks = zc & zeroBytesUnmasked(next ^ B_O) | zn & c | zx & (i2 | c);
+      if (capital != 0) {
+        marks |= zeroBytes(w ^ B_S) & (zeroBytesUnmasked(next ^ B_I) | zeroBytesUnmasked(next ^ B_E))
+            | (zeroBytes(w ^ B_W) | zeroBytes(w ^ B_F)) & zeroBytesUnmasked(next ^ B_A)
+            | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
+            | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
+            | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
+            | zeroBytes(w ^ B_K_UPPER) & i2;
+      }
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
         if (markerAt(b, s, i + Bytes.firstMarkedByte(marks), e)) {
@@ -171,24 +179,29 @@ final class CrashMarkers {
     int i = s;
     for (; i + 9 <= e; i += 8) {
       long w = Bytes.word(b, i);
-      long low = w & LOWS; // noFirstByte, written out: C1 does not inline a method of its size
-      if (((low + FROM_A) & ~(low + PAST_Z) & ~w & HIGHS | zeroBytes(w ^ B_C) | zeroBytes(w ^ B_N) | zeroBytes(w ^ B_X)) == 0) {
+      // isCrash's filter and terms and "NC", written out again: a method of them is beyond what C1
+      // inlines, and a call per eight bytes of other programs' lines costs more than the copy
+      long low = w & LOWS;
+      long capital = (low + FROM_A) & ~(low + PAST_Z) & ~w & HIGHS;
+      long zc = zeroBytes(w ^ B_C);
+      long zn = zeroBytes(w ^ B_N);
+      long zx = zeroBytes(w ^ B_X);
+      if ((capital | zc | zn | zx) == 0) {
         continue;
       }
       long next = Bytes.word(b, i + 1);
-      // isCrash's terms and "NC", written out again: a method of them is beyond what C1 inlines, and
-      // a call per eight bytes of other programs' lines costs more than the copy
       long c = zeroBytesUnmasked(next ^ B_C);
-      long marks = zeroBytes(w ^ B_N_UPPER) & zeroBytesUnmasked(next ^ B_C_UPPER)
-          | zeroBytes(w ^ B_S) & (zeroBytesUnmasked(next ^ B_I) | zeroBytesUnmasked(next ^ B_E))
-          | zeroBytes(w ^ B_C) & zeroBytesUnmasked(next ^ B_O)
-          | (zeroBytes(w ^ B_W) | zeroBytes(w ^ B_F)) & zeroBytesUnmasked(next ^ B_A)
-          | zeroBytes(w ^ B_N) & c
-          | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
-          | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
-          | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
-          | (zeroBytes(w ^ B_X) | zeroBytes(w ^ B_K_UPPER)) & zeroBytesUnmasked(next ^ B_I_LOWER)
-          | zeroBytes(w ^ B_X) & c;
+      long i2 = zeroBytesUnmasked(next ^ B_I_LOWER);
+      long marks = zc & zeroBytesUnmasked(next ^ B_O) | zn & c | zx & (i2 | c);
+      if (capital != 0) {
+        marks |= zeroBytes(w ^ B_N_UPPER) & zeroBytesUnmasked(next ^ B_C_UPPER)
+            | zeroBytes(w ^ B_S) & (zeroBytesUnmasked(next ^ B_I) | zeroBytesUnmasked(next ^ B_E))
+            | (zeroBytes(w ^ B_W) | zeroBytes(w ^ B_F)) & zeroBytesUnmasked(next ^ B_A)
+            | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
+            | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
+            | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
+            | zeroBytes(w ^ B_K_UPPER) & i2;
+      }
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: the bytes themselves are looked at
         int at = i + Bytes.firstMarkedByte(marks);
