@@ -424,6 +424,21 @@ class FailureSignalsTest {
       assertThat(f.signals().failed()).as(line).isTrue();
     }
 
+    /**
+     * A marker before or after an "NCCL " that is no envelope (a class named ...NCCL, a framework's
+     * version) is found, on a line that follows another program's line (searched for both in one
+     * pass) and on one that follows NCCL's (searched one after the other).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"Segmentation fault in ProcessGroupNCCL shutdown",
+        "ProcessGroupNCCL initialization options: size: 2 ... Segmentation fault (core dumped)",
+        "[rank0]: ProcessGroupNCCL comm abort; NCCL failed? no: torch.distributed.DistBackendError: boom",
+        "NCCL x NCCL y NCCL z SIGSEGV"})
+    void aMarkerAroundAnNcclThatIsNoEnvelopeIsFound(String line) {
+      assertThat(withInit("step 1 loss 0.5", line).signals().failed()).as("after another line: " + line).isTrue();
+      assertThat(withInit(INFO + "Using network IB", line).signals().failed()).as("after NCCL's: " + line).isTrue();
+    }
+
     /** A launcher's report of another end is a failure, not a kill. */
     @ParameterizedTest
     @ValueSource(strings = {"srun: error: gpu-node-3: task 1: Aborted (core dumped)", "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES",

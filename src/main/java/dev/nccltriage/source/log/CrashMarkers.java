@@ -175,8 +175,16 @@ final class CrashMarkers {
    * searched for both; with no "NCCL " the answer to isCrash for the whole line is known.
    */
   static long ncclOrCrash(byte[] b, int s, int e) {
+    return ncclOrCrash(b, s, s, e);
+  }
+
+  /**
+   * As {@link #ncclOrCrash(byte[], int, int)} from {@code from} on, in the line that starts at s
+   * (where the markers that look back stop): after an "NCCL " that was no envelope, the rest.
+   */
+  static long ncclOrCrash(byte[] b, int s, int from, int e) {
     long crash = 0;
-    int i = s;
+    int i = from;
     for (; i + 9 <= e; i += 8) {
       long w = Bytes.word(b, i);
       // isCrash's filter and terms and "NC", written out again: a method of them is beyond what C1

@@ -354,7 +354,8 @@ final class LogParser implements LineSink {
     // after a line with no envelope, most likely another (other programs' output comes in runs):
     // the crash search in the same pass. A line of a thread not yet cached (its envelope near its
     // start) is searched for the envelope alone
-    int at = lastSearchBare ? envelopeOrCrash(b, s, e) : indexOf(b, s, e, NCCL);
+    boolean withCrash = lastSearchBare;
+    int at = withCrash ? envelopeOrCrash(b, s, s, e) : indexOf(b, s, e, NCCL);
     lastSearchBare = at < 0;
     while (at >= 0) {
       int lv = at + 5;
@@ -391,7 +392,9 @@ final class LogParser implements LineSink {
         crashFound = false;
         return false;
       }
-      at = indexOf(b, at + 1, e, NCCL);
+      // "NCCL " that is no envelope ("ProcessGroupNCCL initialization", "NCCL version: 2.18.1"): the
+      // rest of the line, and of its crash search
+      at = withCrash ? envelopeOrCrash(b, s, at + 1, e) : indexOf(b, at + 1, e, NCCL);
     }
     // before 2.3 there is no NCCL token: "host:pid:tid [dev] INFO message"
     // (by the pair "] ", not by each ']': other programs' lines hold brackets)
@@ -426,20 +429,27 @@ final class LogParser implements LineSink {
   }
 
   /**
-   * The first "NCCL " in [s, e), or -1; then the line's crash search is done too, its answer kept
-   * for line() (asked if nothing else takes the line).
+   * The first "NCCL " in [from, e) of the line that starts at s, or -1; then the line's crash search
+   * is done too (with what the searches from s to from found), its answer kept for line() (asked if
+   * nothing else takes the line).
    */
-  private int envelopeOrCrash(byte[] b, int s, int e) {
-    long scan = CrashMarkers.ncclOrCrash(b, s, e);
+  private int envelopeOrCrash(byte[] b, int s, int from, int e) {
+    long scan = CrashMarkers.ncclOrCrash(b, s, from, e);
     int at = (int) scan;
+    // a marker before an "NCCL " that was no envelope counts for the line
+    boolean crash = (scan & CrashMarkers.CRASH) != 0 || from > s && crashBefore;
     if (at < 0) {
       crashOf = b;
       crashFrom = s;
       crashTo = e;
-      crashFound = (scan & CrashMarkers.CRASH) != 0;
+      crashFound = crash;
+    } else {
+      crashBefore = crash;
     }
     return at;
   }
+
+  private boolean crashBefore; // envelopeOrCrash found a marker before the "NCCL " it returned
 
   /**
    * A bare message after the wrapper that no table knows and that NCCL's lines around it had (a
