@@ -444,6 +444,9 @@ class FailureSignalsTest {
     @ValueSource(strings = {"srun: error: gpu-node-3: task 1: Aborted (core dumped)", "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES",
         // dash's strsignal() of a command another signal ended, alone on its line; kubectl exec's report
         "Aborted", "Terminated", "command terminated with exit code 1",
+        // bash's report of a command SIGTERM or SIGABRT ended
+        "/bin/bash: line 1:  4242 Terminated              torchrun --nproc-per-node 8 train.py",
+        "./entrypoint.sh: line 9:    77 Aborted                 python train.py",
         "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Terminated (signal 15)",
         // (its evidence is shown without the trailing stars, as markdown emphasis)
         "slurmstepd: error: *** JOB 12345 ON gpu-node-3 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***"})
@@ -507,6 +510,8 @@ class FailureSignalsTest {
       "MySignalException: x",
       "RuntimeError: CUDA errors are retried: 0",
       "Killed process list: none",
+      "step 9: line 1: 42 Terminatedness",
+      "Aborted: 0, Terminated: 0",
       "[I1204 17:46:59.007000 481 ProcessGroupNCCL.cpp:1316] [PG 0 Rank 0] ProcessGroupNCCL initialization options",
       "[W1204 17:46:59.007000 481 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed",
       "[E1204 17:46:59.007000 481 socket.cpp:1316] [c10d] a socket error",

@@ -31,6 +31,8 @@ final class CrashMarkers {
   private static final byte[] FAILED_EXITCODE = ascii("failed (exitcode: ");
   // bash's report of a job a signal ended (strsignal(SIGKILL) is "Killed"), after "NAME: line N: "
   private static final byte[] KILLED = ascii("Killed");
+  private static final byte[] TERMINATED = ascii("Terminated");
+  private static final byte[] ABORTED = ascii("Aborted");
   private static final byte[] LINE = ascii(": line ");
   // PyTorch's distributed excepthook (init_process_group installs it) puts "[rank<N>]: " before each
   // line of an uncaught exception's traceback; Python calls an excepthook for no other exception
@@ -94,11 +96,15 @@ final class CrashMarkers {
   private static final long B_X = Bytes.broadcast((byte) 'x');
   private static final long B_I_LOWER = Bytes.broadcast((byte) 'i');
   private static final long B_K_UPPER = Bytes.broadcast((byte) 'K');
+  private static final long B_T_UPPER = Bytes.broadcast((byte) 'T');
+  private static final long B_A_UPPER = Bytes.broadcast((byte) 'A');
+  private static final long B_B = Bytes.broadcast((byte) 'b');
 
   /**
    * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
    * are other programs' and pass through here, so the two bytes that start a marker ("SI", "Se",
-   * "co", "Wa", "Fa", "nc", "Er", "MP", "Ch", "xi", "xc", "Ki") are looked for eight positions at a time (the
+   * "co", "Wa", "Fa", "nc", "Er", "MP", "Ch", "xi", "xc", "Ki", "Te", "Ab") are looked for eight
+   * positions at a time (the
    * word at i and the one a byte later), and only where both match is a marker compared.
    */
   static boolean isCrash(byte[] b, int s, int e) {
@@ -126,7 +132,9 @@ final class CrashMarkers {
             | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
             | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
             | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
-            | zeroBytes(w ^ B_K_UPPER) & i2;
+            | zeroBytes(w ^ B_K_UPPER) & i2
+            | zeroBytes(w ^ B_T_UPPER) & zeroBytesUnmasked(next ^ B_E)
+            | zeroBytes(w ^ B_A_UPPER) & zeroBytesUnmasked(next ^ B_B);
       }
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
@@ -208,7 +216,9 @@ final class CrashMarkers {
             | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
             | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
             | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
-            | zeroBytes(w ^ B_K_UPPER) & i2;
+            | zeroBytes(w ^ B_K_UPPER) & i2
+            | zeroBytes(w ^ B_T_UPPER) & zeroBytesUnmasked(next ^ B_E)
+            | zeroBytes(w ^ B_A_UPPER) & zeroBytesUnmasked(next ^ B_B);
       }
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: the bytes themselves are looked at
@@ -267,6 +277,12 @@ final class CrashMarkers {
       }
       case 'K' -> {
         return y == 'i' && (shellKilled(b, s, i, e) || kernelKilled(b, s, i, e));
+      }
+      case 'T' -> {
+        return y == 'e' && shellReport(b, s, i, e, TERMINATED);
+      }
+      case 'A' -> {
+        return y == 'b' && shellReport(b, s, i, e, ABORTED);
       }
       case 'W' -> {
         return y == 'a' && startsWith(b, i, e, WATCHDOG);
@@ -402,8 +418,18 @@ final class CrashMarkers {
    * job, "%5d Killed  command"), e.g. "/bin/bash: line 1:  4242 Killed   python train.py".
    */
   static boolean shellKilled(byte[] b, int s, int i, int e) {
-    int end = i + KILLED.length;
-    if (!startsWith(b, i, e, KILLED) || end < e && b[end] != ' ' || i - 1 <= s || b[i - 1] != ' ') {
+    return shellReport(b, s, i, e, KILLED);
+  }
+
+  /**
+   * Whether {@code word} at i, a signal's {@code strsignal()} text, is bash's report of a command that
+   * signal ended ("NAME: line N: PID WORD  COMMAND"): "Killed", "Terminated" (SIGTERM: a Pod deleted
+   * or evicted, a launcher stopping the other ranks), "Aborted" (SIGABRT, without a core dump, as
+   * containers run).
+   */
+  private static boolean shellReport(byte[] b, int s, int i, int e, byte[] word) {
+    int end = i + word.length;
+    if (!startsWith(b, i, e, word) || end < e && b[end] != ' ' || i - 1 <= s || b[i - 1] != ' ') {
       return false;
     }
     int pid = i - 1;

@@ -40,6 +40,8 @@ class CrashMarkerScanTest {
       "subprocess.CalledProcessError: Command", "] exits with return code = 1", "exits with return code = 0", "exits with return code = -9", "[rank2]: Exceptional:", "x Exception: y",
       "/bin/bash: line 1:  4242 Killed                  python train.py", "run.sh: line 12: 7 Killed",
       ": line 1: 42 Killedx", ": line : 42 Killed", ": line 1:42 Killed", "line 1: 42 Killed", ": line 1:  Killed",
+      "/bin/bash: line 1:  4242 Terminated              python train.py", "run.sh: line 3: 7 Aborted",
+      ": line 1: 42 Terminatedx", ": line 1: 42 Abortedly", "Terminated: 0", ": line 1: Aborted",
       "torch.AcceleratorError: CUDA error", "ray.train.base_trainer.TrainingFailedError", "RuntimeError: CUDA error: an illegal",
       "RuntimeError: CUDA error:x", "ray.exceptions.RayTaskError(DistBackendError): ray::f()", "RayTaskError(OutOfMemoryError):",
       "RayTaskError(ValueError): x", "RayTaskError(DistBackendError)", "RayTaskError( DistError):", "RayTaskError(NcclError) :",
@@ -59,7 +61,7 @@ class CrashMarkerScanTest {
 
   // bash's report of a job SIGKILL ended: "NAME: line N: PID Killed  COMMAND"; the kernel's OOM killer's
   private static final java.util.regex.Pattern SHELL_KILLED = java.util.regex.Pattern.compile(
-      ": line [0-9]+: +[0-9]+ Killed(?= |$)|exits with return code = [-1-9]|Killed process [0-9]+ \\(");
+      ": line [0-9]+: +[0-9]+ (Killed|Terminated|Aborted)(?= |$)|(e)xits with return code = [-1-9]|(K)illed process [0-9]+ \\(");
 
   /** Where the first exception's "Error" starts, or -1. */
   private static int exceptionAt(String line) {
@@ -165,7 +167,7 @@ class CrashMarkerScanTest {
   @Test
   void randomLinesOfMarkerBytesAnswerAsAPlainScan() {
     // lines made of the markers' own letters, so that candidates and near misses are everywhere
-    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg ncl\u00ff\u0000DistEror:.\r_NcMPChxit(0[]kKiled 1";
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg ncl\u00ff\u0000DistEror:.\r_NcMPChxit(0[]kKiled 1Termnab";
     Random r = new Random(11);
     for (int i = 0; i < 20_000; i++) {
       StringBuilder sb = new StringBuilder();
@@ -192,14 +194,19 @@ class CrashMarkerScanTest {
     }
     int x = exceptionAt(line);
     java.util.regex.Matcher k = SHELL_KILLED.matcher(line);
-    int killed = k.find() ? k.group().startsWith(":") ? k.end() - "Killed".length() : k.start() : -1;
+    int killed = -1;
+    if (k.find()) {
+      for (int g = 1; g <= k.groupCount() && killed < 0; g++) {
+        killed = k.start(g);
+      }
+    }
     return x >= 0 && x < limit || killed >= 0 && killed < limit;
   }
 
   @Test
   void theEnvelopeAndCrashScanAnswersAsTheTwoPlainSearches() {
     // the markers' letters and the envelope's, so that both are near everywhere
-    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_NcMPChxit(0[]kKiled 1";
+    String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_NcMPChxit(0[]kKiled 1Termnab";
     List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp");
     Random r = new Random(12);
     for (int i = 0; i < 30_000; i++) {
