@@ -296,6 +296,8 @@ class FailureSignalsTest {
           // Ray: a task's failure re-raised in its caller, Ray Train's run failed
           "ray.exceptions.RayTaskError(DistBackendError): ray::_RayTrainWorker__execute.get_next() (pid=4521, ip=10.0.3.7)",
           "ray.train.base_trainer.TrainingFailedError: The Ray Train run failed.",
+          "ray.exceptions.RayTaskError(RuntimeError): ray::RayTrainWorker._RayTrainWorker__execute() (pid=4521, ip=10.0.3.7) "
+              + "NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, unhandled system error",
           // torchrun's agent got a signal (the Pod deleted or evicted)
           "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4242 got signal: 15",
           // PyTorch's NCCL process group's error lines (c10 logging, level E), 2.4+ and before
@@ -506,6 +508,7 @@ class FailureSignalsTest {
       "terminate called by the user",
       "Primary job  terminated normally, but 0 processes returned",
       "RayTaskError(ValueError): bad input",
+      "RayTaskError(RuntimeError): the checkpoint is missing",
       "caught ray.exceptions.RayTaskError(DistBackendError) and retried",
       "MySignalException: x",
       "RuntimeError: CUDA errors are retried: 0",

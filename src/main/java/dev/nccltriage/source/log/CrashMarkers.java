@@ -267,8 +267,8 @@ final class CrashMarkers {
           return false;
         }
         return nameEnds(b, i + 5, e)
-            ? errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, e) || uncaughtInRank(b, s, i)
-            : rayWrapped(b, s, i, e) && errorClassBefore(b, s, i);
+            ? errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, i + 5, e) || uncaughtInRank(b, s, i)
+            : rayWrapped(b, s, i, e) && (errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, i + 6, e));
       }
       case 'x' -> {
         return y == 'i' ? launcherExit(b, s, i, e)
@@ -324,12 +324,13 @@ final class CrashMarkers {
   }
 
   /**
-   * Whether a whole "RuntimeError:" or "XlaRuntimeError:" has its "Error" at i, and one of {@link
+   * Whether a whole "RuntimeError" or "XlaRuntimeError" has its "Error" at i, its message's ':' at
+   * {@code colon} (right after the name, or after Ray's wrapper's ')'), and one of {@link
    * #RUNTIME_TEXTS} follows in the line.
    */
-  private static boolean runtimeErrorOfNccl(byte[] b, int s, int i, int e) {
+  private static boolean runtimeErrorOfNccl(byte[] b, int s, int i, int colon, int e) {
     int from = i - RUNTIME.length;
-    if (from < s || !startsWith(b, from, i, RUNTIME) || i + 5 == e || b[i + 5] != ':') {
+    if (from < s || !startsWith(b, from, i, RUNTIME) || colon >= e || b[colon] != ':') {
       return false;
     }
     if (from - XLA.length >= s && startsWith(b, from - XLA.length, from, XLA)) {
@@ -339,7 +340,7 @@ final class CrashMarkers {
       return false;
     }
     for (byte[] t : RUNTIME_TEXTS) {
-      if (Bytes.indexOf(b, i + 6, e, t) >= 0) {
+      if (Bytes.indexOf(b, colon + 1, e, t) >= 0) {
         return true;
       }
     }

@@ -44,7 +44,8 @@ class CrashMarkerScanTest {
       ": line 1: 42 Terminatedx", ": line 1: 42 Abortedly", "Terminated: 0", ": line 1: Aborted",
       "torch.AcceleratorError: CUDA error", "ray.train.base_trainer.TrainingFailedError", "RuntimeError: CUDA error: an illegal",
       "RuntimeError: CUDA error:x", "ray.exceptions.RayTaskError(DistBackendError): ray::f()", "RayTaskError(OutOfMemoryError):",
-      "RayTaskError(ValueError): x", "RayTaskError(DistBackendError)", "RayTaskError( DistError):", "RayTaskError(NcclError) :",
+      "RayTaskError(ValueError): x", "RayTaskError(DistBackendError)", "RayTaskError(RuntimeError): NCCL error",
+      "RayTaskError(XlaRuntimeError): INTERNAL: nccl", "RayTaskError(RuntimeError): boom", "RayTaskError(MyRuntimeError): NCCL", "RayTaskError( DistError):", "RayTaskError(NcclError) :",
       "api.SignalException: Process 1 got signal: 15", "MySignalException:", "SignalExceptions:",
       "Out of memory: Killed process 1234 (python) total-vm", "Killed process 12 (", "Killed process x (",
       "Killed process 12(", "Killed process  12 (");
@@ -55,7 +56,7 @@ class CrashMarkerScanTest {
 
   // a RuntimeError whose text is NCCL's or c10d's (PyTorch before 2.1)
   private static final java.util.regex.Pattern RUNTIME = java.util.regex.Pattern.compile(
-      "(?<![A-Za-z0-9_])(?:Xla)?Runtime(Error):.*(?:NCCL|nccl|store based barrier|connect\\(\\) timed out|Socket Timeout"
+      "(?:(?<![A-Za-z0-9_])(?:Xla)?Runtime(Error):|RayTaskError\\((?:Xla)?Runtime(Error)\\):).*(?:NCCL|nccl|store based barrier|connect\\(\\) timed out|Socket Timeout"
           + "|waiting for clients|connect to \\(|CUDA out of memory|RESOURCE_EXHAUSTED: Out of memory|CUDA error: )",
       java.util.regex.Pattern.DOTALL);
 
@@ -74,7 +75,7 @@ class CrashMarkerScanTest {
     }
     java.util.regex.Matcher r = RUNTIME.matcher(line);
     // the leftmost qualifying RuntimeError (a later one's text is part of an earlier one's)
-    int runtime = r.find() ? r.start(1) : -1;
+    int runtime = r.find() ? r.start(1) >= 0 ? r.start(1) : r.start(2) : -1;
     java.util.regex.Matcher u = UNCAUGHT.matcher(line);
     int uncaught = u.find() ? u.start(1) : -1;
     return min(min(at, runtime), uncaught);
