@@ -297,7 +297,7 @@ class FailureSignalsTest {
           "ray.exceptions.RayTaskError(DistBackendError): ray::_RayTrainWorker__execute.get_next() (pid=4521, ip=10.0.3.7)",
           "ray.train.base_trainer.TrainingFailedError: The Ray Train run failed.",
           "ray.exceptions.RayTaskError(RuntimeError): ray::RayTrainWorker._RayTrainWorker__execute() (pid=4521, ip=10.0.3.7) "
-              + "NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, unhandled system error",
+              + "Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1",
           // torchrun's agent got a signal (the Pod deleted or evicted)
           "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4242 got signal: 15",
           // PyTorch's NCCL process group's error lines (c10 logging, level E), 2.4+ and before
