@@ -358,7 +358,8 @@ class FailureSignalsTest {
     @ValueSource(strings = {"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)",
         "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 400.00 GiB.",
         "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity)",
-        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes."})
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.",
+        "RuntimeError: CUDA error: out of memory"})
     void aGpuOutOfMemoryIsNamed(String line) {
       LogFacts f = withInit(line);
       assertThat(texts(f.evidenceFor("gpuOutOfMemory"))).as(line).containsExactly(line);

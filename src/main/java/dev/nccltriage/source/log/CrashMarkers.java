@@ -104,8 +104,8 @@ final class CrashMarkers {
    * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
    * are other programs' and pass through here, so the two bytes that start a marker ("SI", "Se",
    * "co", "Wa", "Fa", "nc", "Er", "MP", "Ch", "xi", "xc", "Ki", "Te", "Ab") are looked for eight
-   * positions at a time (the
-   * word at i and the one a byte later), and only where both match is a marker compared.
+   * positions at a time (the word at i and the one a byte later), and only where both match is a
+   * marker compared.
    */
   static boolean isCrash(byte[] b, int s, int e) {
     int i = s;
@@ -161,8 +161,8 @@ final class CrashMarkers {
    * Whether no byte of w can start a marker or the envelope: every pair's first byte is a capital
    * letter or one of 'c', 'n', 'x'. A cheap test (a capital by two adds, no borrow between bytes;
    * three compares) that lets the pair terms skip a word of digits, blanks, punctuation and much
-   * lower-case text. The scans write it out (C1 does not inline a method of its size); the tests
-   * check it against them.
+   * lower-case text. The scans write it out in two halves (C1 does not inline a method of its
+   * size); stated whole here for the test of its arithmetic on every byte value.
    */
   static boolean noFirstByte(long w) {
     long low = w & LOWS;

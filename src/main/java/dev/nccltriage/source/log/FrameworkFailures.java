@@ -83,6 +83,8 @@ final class FrameworkFailures {
   private static final byte[] C10D_STORE_FAILED = ascii("connection to the C10d store has failed");
   private static final byte[] RENDEZVOUS_TIMEOUT = ascii("RendezvousTimeoutError");
   private static final byte[] CUDA_OOM = ascii("CUDA out of memory");
+  // a CUDA call's own failure to allocate, through PyTorch's C10_CUDA_CHECK: "CUDA error: %s"
+  private static final byte[] CUDA_ERROR_OOM = ascii("CUDA error: out of memory");
   // XLA's (JAX's) allocator: "RESOURCE_EXHAUSTED: Out of memory while trying to allocate N bytes."
   private static final byte[] XLA_OOM = ascii("RESOURCE_EXHAUSTED: Out of memory");
   private static final byte[] EXITCODE_KILL = ascii("(exitcode: -9)");
@@ -102,7 +104,8 @@ final class FrameworkFailures {
 
   /** The kind of failure the line b[s, e) reports, or 0. */
   static int kind(byte[] b, int s, int e) {
-    if (Bytes.indexOf(b, s, e, CUDA_OOM) >= 0 || Bytes.indexOf(b, s, e, XLA_OOM) >= 0) {
+    if (Bytes.indexOf(b, s, e, CUDA_OOM) >= 0 || Bytes.indexOf(b, s, e, XLA_OOM) >= 0
+        || Bytes.indexOf(b, s, e, CUDA_ERROR_OOM) >= 0) {
       return GPU_OUT_OF_MEMORY;
     }
     if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || wholeNumberAfter(b, s, e, SIGNAL_KILL) || CrashMarkers.hasKillReport(b, s, e)
