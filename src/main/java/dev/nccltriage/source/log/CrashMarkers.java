@@ -483,7 +483,8 @@ final class CrashMarkers {
     return false;
   }
 
-  private static boolean isNameByte(byte c) {
+  /** A letter, digit or '_': a byte of a Python or C++ name. */
+  static boolean isNameByte(byte c) {
     return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_';
   }
 }

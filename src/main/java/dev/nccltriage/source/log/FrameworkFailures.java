@@ -10,7 +10,7 @@ import static dev.nccltriage.source.log.Bytes.ascii;
  * watchdog timed out, a rank out of GPU memory, a rank killed by SIGKILL, /dev/shm too small.
  * {@link #kind} is asked only of a line that {@link CrashMarkers} found to be a failure, so its cost
  * is a failing job's, not a healthy log's ({@link LauncherReports} names the kind of the reports it
- * reads itself; {@link #storeUnresolved} is a warning's test, gated by the line's first byte).
+ * reads itself; {@link #storeUnresolved} is a warning's test, asked of c10 log lines only).
  */
 final class FrameworkFailures {
   /** "The client socket has timed out after ...ms while trying to connect to (host, port)." and "... failed to connect to (...)". */
@@ -112,20 +112,14 @@ final class FrameworkFailures {
         || Bytes.indexOf(b, s, e, DIED_OF_SIGKILL) >= 0 || wholeNumberAfter(b, s, e, RETURN_CODE_KILL)) {
       return RANK_KILLED;
     }
-    for (byte[] t : SHM_TEXTS) {
-      if (Bytes.indexOf(b, s, e, t) >= 0) {
-        return SHM_EXHAUSTED;
-      }
+    if (holdsAny(b, s, e, SHM_TEXTS)) {
+      return SHM_EXHAUSTED;
     }
-    for (byte[] t : NO_GPU_TEXTS) {
-      if (Bytes.indexOf(b, s, e, t) >= 0) {
-        return NO_GPU;
-      }
+    if (holdsAny(b, s, e, NO_GPU_TEXTS)) {
+      return NO_GPU;
     }
-    for (byte[] t : DRIVER_TEXTS) {
-      if (Bytes.indexOf(b, s, e, t) >= 0) {
-        return DRIVER_TOO_OLD;
-      }
+    if (holdsAny(b, s, e, DRIVER_TEXTS)) {
+      return DRIVER_TOO_OLD;
     }
     if (Bytes.indexOf(b, s, e, WATCHDOG) >= 0) {
       return COLLECTIVE_TIMEOUT;
@@ -145,28 +139,25 @@ final class FrameworkFailures {
   private static final byte[] RANK_TAG = ascii("[rank");
 
   /**
-   * Whether the line whose text starts at t is c10d's warning of an unresolved store host name
-   * ({@link #STORE_UNRESOLVED}): a glog-style "[W..." line (after PyTorch's "[rankN]:", if any)
-   * that holds the text. Other lines pay a compare of their first byte.
+   * Whether the c10/glog line whose level letter is at w ({@link #logLevelAt}) is c10d's warning of
+   * an unresolved store host name ({@link #STORE_UNRESOLVED}): a "[W..." line that holds the text.
    */
-  static boolean storeUnresolved(byte[] b, int t, int e) {
-    int w = logLevelAt(b, t, e);
-    return w >= 0 && b[w] == 'W' && Bytes.indexOf(b, w, e, GAI_ERROR) >= 0;
+  static boolean storeUnresolved(byte[] b, int w, int e) {
+    return b[w] == 'W' && Bytes.indexOf(b, w, e, GAI_ERROR) >= 0;
   }
 
   private static final byte[] PROCESS_GROUP_NCCL = ascii("ProcessGroupNCCL.cpp:");
 
   /**
-   * Whether the line whose text starts at t is an error that PyTorch's NCCL process group logged: a
-   * c10 log line of level E from ProcessGroupNCCL.cpp (after "[rankN]:", if any), "[E1204
+   * Whether the c10/glog line whose level letter is at w ({@link #logLevelAt}) is an error that
+   * PyTorch's NCCL process group logged: level E, from ProcessGroupNCCL.cpp, "[E1204
    * 17:46:59.007000 481 ProcessGroupNCCL.cpp:1316] ..." (before 2.4 "[E ProcessGroupNCCL.cpp:475]
    * ..."). It logs at that level only on its failure path: a collective's error or timeout found by
    * its watchdog, the heartbeat monitor's timeout ("Process will be terminated"), the communicators'
-   * abort, the process taken down. Other lines pay a compare of their first byte.
+   * abort, the process taken down.
    */
-  static boolean processGroupError(byte[] b, int t, int e) {
-    int w = logLevelAt(b, t, e);
-    if (w < 0 || b[w] != 'E' || w + 1 >= e || b[w + 1] != ' ' && !Bytes.isDigit(b[w + 1])) {
+  static boolean processGroupError(byte[] b, int w, int e) {
+    if (b[w] != 'E' || w + 1 >= e || b[w + 1] != ' ' && !Bytes.isDigit(b[w + 1])) {
       return false;
     }
     int close = Bytes.indexOfByte(b, w, Math.min(e, w + 96), (byte) ']');
@@ -175,9 +166,10 @@ final class FrameworkFailures {
 
   /**
    * Where the level letter of a c10/glog line "[&lt;level&gt;..." is, its text starting at t (after
-   * PyTorch's "[rankN]:", if any); -1 if the text is no such line.
+   * PyTorch's "[rankN]:", if any); -1 if the text is no such line. Asked once a line, for both tests
+   * above; other lines pay a compare of their first byte.
    */
-  private static int logLevelAt(byte[] b, int t, int e) {
+  static int logLevelAt(byte[] b, int t, int e) {
     if (t + 1 >= e || b[t] != '[') {
       return -1;
     }
@@ -187,6 +179,15 @@ final class FrameworkFailures {
       w = w >= 0 && w + 2 < e && b[w + 1] == ':' ? w + 2 : e;
     }
     return w + 1 < e && b[w] == '[' ? w + 1 : -1;
+  }
+
+  private static boolean holdsAny(byte[] b, int s, int e, byte[][] texts) {
+    for (byte[] t : texts) {
+      if (Bytes.indexOf(b, s, e, t) >= 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code text} (ending in a number) is in [s, e) with no digit after it: "signal 9", not 90. */

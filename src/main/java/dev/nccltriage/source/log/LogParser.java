@@ -158,12 +158,14 @@ final class LogParser implements LineSink {
         failure(b, s, e);
       } else {
         byte c = t < e ? b[t] : 0;
+        int level = -1; // a c10 log line's level letter
         int report = LauncherReports.mayStart(c) ? LauncherReports.kind(b, t, e) : LauncherReports.NONE;
         if (report != LauncherReports.NONE) {
           failure(report);
-        } else if (c == '[' && FrameworkFailures.storeUnresolved(b, t, e)) {
+        } else if (c == '[' && (level = FrameworkFailures.logLevelAt(b, t, e)) >= 0
+            && FrameworkFailures.storeUnresolved(b, level, e)) {
           slot.record(acc.frameworkFailures[FrameworkFailures.STORE_UNRESOLVED - 1]); // a warning: no failure
-        } else if (c == '[' && FrameworkFailures.processGroupError(b, t, e)) {
+        } else if (level >= 0 && FrameworkFailures.processGroupError(b, level, e)) {
           failure(b, s, e);
         } else if (raised && !lineFailed) {
           slot.record(acc.frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1]); // maybe caught: no failure

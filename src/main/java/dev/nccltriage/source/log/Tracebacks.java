@@ -39,13 +39,13 @@ final class Tracebacks {
   }
 
   /** "name(.name)*" then ": " and a message, or the line's end. */
-  static boolean exceptionLine(byte[] b, int t, int e) {
+  private static boolean exceptionLine(byte[] b, int t, int e) {
     int i = t;
     while (true) {
       int start = i;
-      if (i < e && (isLetter(b[i]) || b[i] == '_')) {
+      if (i < e && CrashMarkers.isNameByte(b[i]) && !Bytes.isDigit(b[i])) {
         i++;
-        while (i < e && (isLetter(b[i]) || b[i] == '_' || Bytes.isDigit(b[i]))) {
+        while (i < e && CrashMarkers.isNameByte(b[i])) {
           i++;
         }
       }
@@ -65,9 +65,5 @@ final class Tracebacks {
       i++;
     }
     return i == e;
-  }
-
-  private static boolean isLetter(byte c) {
-    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
   }
 }
