@@ -352,6 +352,22 @@ def k_garbage(rnd, pf):
                  for _ in range(n)).decode("latin-1")
 
 
+def k_short(rnd, pf):
+    """Another program's short lines: counters, words, values, spacing (most under 8 bytes)."""
+    r = rnd.random()
+    if r < 0.05:
+        return k_channel(rnd, pf)
+    if r < 0.2:
+        return ""
+    if r < 0.45:
+        return str(rnd.randrange(10 ** rnd.randrange(1, 7)))
+    if r < 0.65:
+        return rnd.choice(["ok", "done", ".", "..", "...", "---", "y", "OK", "True", "False", "None", "[]", "{}", "*"])
+    if r < 0.85:
+        return f"{rnd.random() * 10:.4f}"
+    return f"step {rnd.randrange(1000)}: {rnd.random():.3f}"
+
+
 def k_hosts(rnd, pf):
     # 100000 hosts, never two consecutive lines of one: every line's prefix is new to the cache
     h = rnd.randrange(100000)
@@ -551,7 +567,8 @@ class _Fixed:
 KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
     "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
-    "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "many-hosts": k_hosts,
+    "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "short-lines": k_short,
+    "many-hosts": k_hosts,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,
     "cri": None, "docker-json": None, "csv": None, "cloudwatch-csv": None, "logfmt": None, "journald": None,

@@ -58,9 +58,35 @@ final class LineReader {
         // the usual state, line after line: lines that start before the limit and end in the buffer
         // (an empty line is not offered to the fast lane: nothing in it can be a cached thread's)
         int stop = (int) Math.min(len, Math.max(pos, limit - consumed));
-        while (pos < stop && buf[pos] != '\n') {
+        while (pos < stop) {
+          if (buf[pos] == '\n') {
+            // blank lines come in runs (a program's spacing, a tail of newlines): counted as one
+            int run = newlineRun(buf, pos, stop);
+            sink.blankLines(buf, pos, run, lineNo + 1);
+            if (((lineNo + run) >>> 6) != (lineNo >>> 6)) {
+              stopIfInterrupted();
+            }
+            lineNo += run;
+            pos += run;
+            continue;
+          }
           int scanTo = Math.min(len, pos + maxLine + 1);
           int end = sink.lineAt(buf, pos, scanTo, lineNo + 1);
+          if (end == -1 && pos + LineSink.SHORT_LINE <= len) {
+            // no thread's line: one whose newline is among its first eight bytes (one word) is
+            // handed over as short, and nothing NCCL's is looked for in it
+            long w = Bytes.word(buf, pos);
+            long control = (w - SPACES) & ~w & HIGHS;
+            int nl = control == 0 ? -1 : shortLineEnd(buf, pos, control);
+            if (nl >= 0 && nl - pos <= maxLine) {
+              sink.shortLine(buf, pos, nl, lineNo + 1);
+              if ((++lineNo & 63) == 0) {
+                stopIfInterrupted();
+              }
+              pos = nl + 1;
+              continue;
+            }
+          }
           if (end < 0) {
             // -1: search the whole line; below: the sink vouches for the bytes before -2 - end
             end = indexOfNewline(buf, end == -1 ? pos : -2 - end, scanTo);
@@ -174,6 +200,44 @@ final class LineReader {
   private boolean escapeSeen; // an ESC byte in the line being scanned, found in the newline pass
   private static final long SPACES = Bytes.broadcast((byte) 0x20);
   private static final long HIGHS = 0x8080808080808080L;
+
+  private static final long NEWLINES = Bytes.broadcast((byte) '\n');
+  private static final long LOWS = ~HIGHS;
+
+  /** How many newlines follow each other from {@code at} (one at least), before {@code stop}. */
+  private static int newlineRun(byte[] a, int at, int stop) {
+    int i = at;
+    for (; i + 8 <= stop; i += 8) {
+      long x = Bytes.word(a, i) ^ NEWLINES;
+      if (x != 0) {
+        // the first byte that is no newline: each byte's test is exact (no carry between bytes)
+        return i + Bytes.firstMarkedByte((((x & LOWS) + LOWS) | x) & HIGHS) - at;
+      }
+    }
+    while (i < stop && a[i] == '\n') {
+      i++;
+    }
+    return i - at;
+  }
+
+  /**
+   * The newline among the eight bytes at {@code at} whose control bytes {@code control} flags, if
+   * no ESC comes before it; else -1. The test that flags control bytes is exact for the first one
+   * and may flag a later byte that is none: each flagged byte is read.
+   */
+  private static int shortLineEnd(byte[] a, int at, long control) {
+    while (control != 0) {
+      int i = at + Bytes.firstMarkedByte(control);
+      if (a[i] == '\n') {
+        return i;
+      }
+      if (a[i] == 0x1b) {
+        return -1;
+      }
+      control &= control - 1;
+    }
+    return -1;
+  }
 
   /**
    * The next newline at or after {@code from}, noting ESC bytes (ANSI colour) on the way; -1 if

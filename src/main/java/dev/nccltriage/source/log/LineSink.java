@@ -8,6 +8,29 @@ interface LineSink {
   void line(byte[] buf, int start, int end, long lineNo, boolean truncated, boolean mayHaveEscape);
 
   /**
+   * The length under which a line is short: NCCL's shortest line with its level token ("NCCL INFO")
+   * is longer, and a bare text that short is a fragment, not a message. The reader tests the eight
+   * bytes at a line's start with one word.
+   */
+  int SHORT_LINE = 8;
+
+  /**
+   * A line of fewer than {@link #SHORT_LINE} bytes before its newline (one ending in a CR too),
+   * without an ESC, that {@link #lineAt} declined with -1: as {@link #line}, for a sink that has a
+   * cheaper way with lines too short to hold anything but another program's few words.
+   */
+  default void shortLine(byte[] buf, int start, int end, long lineNo) {
+    line(buf, start, end, lineNo, false, false);
+  }
+
+  /** {@code count} blank lines (bare newlines from {@code start}), the first of them line {@code lineNo}. */
+  default void blankLines(byte[] buf, int start, int count, long lineNo) {
+    for (int i = 0; i < count; i++) {
+      shortLine(buf, start + i, start + i, lineNo + i);
+    }
+  }
+
+  /**
    * A line that starts at {@code start} and ends at a newline before {@code limit}, offered before
    * the reader looks for that newline. A sink that recognises the whole line takes it and returns
    * the newline's index (the reader goes on after it, {@link #line} is not called); -1 leaves it

@@ -149,29 +149,82 @@ final class LogParser implements LineSink {
       segment(b, at, e, true);
     }
     if (!placed) {
+      unplaced(b, s, e);
+    }
+  }
+
+  /**
+   * A line too short for a thread's prefix, NCCL's level token or any NCCL message (fewer than eight
+   * bytes, no ESC): what {@link #line} does with it, less the searches that cannot find anything in
+   * it. Another program's word ("Killed"), an exception's name after a traceback, are still read.
+   */
+  @Override
+  public void shortLine(byte[] b, int s, int e, long lineNo) {
+    if (e > s && b[s] == '{') {
+      line(b, s, e, lineNo, false, false); // a JSON record's decoding is line()'s
+      return;
+    }
+    acc.lines++;
+    hintBuf = null;
+    quoteGate = false;
+    if (e > s && b[e - 1] == '\r') {
+      e--;
+    }
+    if (e == s) {
       acc.unplaced++;
-      boolean known = textOf == b && textFrom == s;
-      int t = known ? textAt : s;
-      boolean raised = tracebacks.raisedAt(b, t, e, known ? textIndent : 0);
-      boolean crash = crashOf == b && crashFrom == s && crashTo == e ? crashFound : CrashMarkers.isCrash(b, s, e);
-      if (crash) {
+      return;
+    }
+    if (Envelope.mayHaveSuffix(b[e - 1])) {
+      e = Envelope.trimSuffix(b, s, e);
+    }
+    slot.at(b, s, e, lineNo);
+    crashOf = null;
+    lineFailed = false;
+    lastSearchBare = true;
+    // where segment() would find the text of a line with no envelope
+    int k = Envelope.afterWrappers(b, s, e);
+    int m = k < e && b[k] == ' ' ? Envelope.afterLabel(b, k, e) : k;
+    int unquoted = m;
+    m = Envelope.afterQuoting(b, m, e);
+    textOf = b;
+    textFrom = s;
+    textAt = m;
+    textIndent = m - unquoted;
+    unplaced(b, s, e);
+  }
+
+  @Override
+  public void blankLines(byte[] b, int s, int count, long lineNo) {
+    acc.lines += count;
+    acc.unplaced += count;
+    hintBuf = null;
+    quoteGate = false;
+  }
+
+  /** A line no NCCL reader took: another program's, read for a failure or nccl-tests' preamble. */
+  private void unplaced(byte[] b, int s, int e) {
+    acc.unplaced++;
+    boolean known = textOf == b && textFrom == s;
+    int t = known ? textAt : s;
+    boolean raised = tracebacks.raisedAt(b, t, e, known ? textIndent : 0);
+    boolean crash = crashOf == b && crashFrom == s && crashTo == e ? crashFound : CrashMarkers.isCrash(b, s, e);
+    if (crash) {
+      failure(b, s, e);
+    } else {
+      byte c = t < e ? b[t] : 0;
+      int level = -1; // a c10 log line's level letter
+      int report = LauncherReports.mayStart(c) ? LauncherReports.kind(b, t, e) : LauncherReports.NONE;
+      if (report != LauncherReports.NONE) {
+        failure(report);
+      } else if (c == '[' && (level = FrameworkFailures.logLevelAt(b, t, e)) >= 0
+          && FrameworkFailures.storeUnresolved(b, level, e)) {
+        slot.record(acc.frameworkFailures[FrameworkFailures.STORE_UNRESOLVED - 1]); // a warning: no failure
+      } else if (level >= 0 && FrameworkFailures.processGroupError(b, level, e)) {
         failure(b, s, e);
+      } else if (raised && !lineFailed) {
+        slot.record(acc.frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1]); // maybe caught: no failure
       } else {
-        byte c = t < e ? b[t] : 0;
-        int level = -1; // a c10 log line's level letter
-        int report = LauncherReports.mayStart(c) ? LauncherReports.kind(b, t, e) : LauncherReports.NONE;
-        if (report != LauncherReports.NONE) {
-          failure(report);
-        } else if (c == '[' && (level = FrameworkFailures.logLevelAt(b, t, e)) >= 0
-            && FrameworkFailures.storeUnresolved(b, level, e)) {
-          slot.record(acc.frameworkFailures[FrameworkFailures.STORE_UNRESOLVED - 1]); // a warning: no failure
-        } else if (level >= 0 && FrameworkFailures.processGroupError(b, level, e)) {
-          failure(b, s, e);
-        } else if (raised && !lineFailed) {
-          slot.record(acc.frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1]); // maybe caught: no failure
-        } else {
-          TestsPreamble.parse(acc, slot, b, s, e);
-        }
+        TestsPreamble.parse(acc, slot, b, s, e);
       }
     }
   }
@@ -422,6 +475,9 @@ final class LogParser implements LineSink {
       textFrom = s;
       textAt = m;
       textIndent = m - unquoted;
+    }
+    if (e - s < LineSink.SHORT_LINE) {
+      return false; // a fragment ("NET/IB" alone), as shortLine() reads it
     }
     if (m < e && messages.parse(null, b, m, e) || !glued && bareAfterSkew(b, k, m, e)) {
       acc.ncclLines++;
