@@ -29,7 +29,8 @@ final class FrameworkFailures {
   /**
    * A rank died of SIGKILL, as its launcher reports it: torchrun's agent "failed (exitcode: -9)",
    * mpirun's "exited on signal 9 (Killed)", bash's "line N: PID Killed", a CalledProcessError's "died
-   * with <Signals.SIGKILL: 9>", DeepSpeed's "exits with return code = -9", srun's, slurmstepd's and
+   * with <Signals.SIGKILL: 9>", DeepSpeed's "exits with return code = -9" (137 for each where the rank
+   * is a shell whose child SIGKILL ended: "returned non-zero exit status 137"), srun's, slurmstepd's and
    * Hydra's ({@link LauncherReports}), the kernel's OOM killer's "Killed process %d (%s)" in a pasted
    * dmesg (the kernel's OOM killer, a container's memory limit, an eviction: nothing the rank could
    * print).
@@ -93,6 +94,11 @@ final class FrameworkFailures {
   // DeepSpeed's launcher: "%s exits with return code = -9"
   private static final byte[] DIED_OF_SIGKILL = ascii("died with <Signals.SIGKILL: 9>");
   private static final byte[] RETURN_CODE_KILL = ascii("exits with return code = -9");
+  // the same launchers when the rank is a shell whose child SIGKILL ended: the shell exits 128 + 9.
+  // CalledProcessError: "Command '%s' returned non-zero exit status %d."
+  private static final byte[] EXITCODE_SHELL_KILL = ascii("(exitcode: 137)");
+  private static final byte[] RETURN_CODE_SHELL_KILL = ascii("exits with return code = 137");
+  private static final byte[] EXIT_STATUS_SHELL_KILL = ascii("returned non-zero exit status 137");
   private static final byte[][] SHM_TEXTS = {ascii("allocate shared memory(shm)"), ascii("out of shared memory"),
       ascii("insufficient shared memory")};
 
@@ -109,7 +115,9 @@ final class FrameworkFailures {
       return GPU_OUT_OF_MEMORY;
     }
     if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || wholeNumberAfter(b, s, e, SIGNAL_KILL) || CrashMarkers.hasKillReport(b, s, e)
-        || Bytes.indexOf(b, s, e, DIED_OF_SIGKILL) >= 0 || wholeNumberAfter(b, s, e, RETURN_CODE_KILL)) {
+        || Bytes.indexOf(b, s, e, DIED_OF_SIGKILL) >= 0 || wholeNumberAfter(b, s, e, RETURN_CODE_KILL)
+        || Bytes.indexOf(b, s, e, EXITCODE_SHELL_KILL) >= 0 || wholeNumberAfter(b, s, e, RETURN_CODE_SHELL_KILL)
+        || wholeNumberAfter(b, s, e, EXIT_STATUS_SHELL_KILL)) {
       return RANK_KILLED;
     }
     if (holdsAny(b, s, e, SHM_TEXTS)) {
