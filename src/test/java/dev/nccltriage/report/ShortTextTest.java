@@ -26,6 +26,9 @@ class ShortTextTest {
       // a time of day right before a line that lost NCCL's prefix is no host
       "Dec  3 05:00:00 [1] NCCL INFO Using network IB => Dec  3 05:00:00 [1] NCCL INFO Using network IB",
       "n1:10:15 [0] NCCL INFO Using network IB => n1: Using network IB",
+      // a control byte before the envelope, escaped for the terminal: a progress bar's CR, a C1 control
+      "Epoch 0: 5%|#  | 5/9\\x0dtrainer-0:57:415 [0] misc/socket.cc:50 NCCL WARN Net : x => trainer-0: Net : x",
+      "a\\u009bb-0:1:2 [0] NCCL INFO y => b-0: y",
   })
   void showsTheEnvelopesHostAndTheMessage(String line, String shown) {
     assertThat(TextReport.shortText(line)).isEqualTo(shown);
