@@ -206,7 +206,7 @@ final class BwCommand implements Callable<Integer>, Specs.Modelled {
     try {
       return InputFiles.open(path);
     } catch (FileNotFoundException e) {
-      throw new NcclTriage.UsageError(name + ": " + (Files.exists(path) ? IoProblems.PERMISSION_DENIED : IoProblems.NO_SUCH_FILE));
+      throw new NcclTriage.UsageError(name + ": " + IoProblems.describeOpen(e, path));
     }
   }
 

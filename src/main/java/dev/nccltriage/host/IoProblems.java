@@ -55,6 +55,20 @@ public final class IoProblems {
     return Printable.line(why, MAX);
   }
 
+  /**
+   * Why a file could not be opened for reading: FileInputStream says "PATH (REASON)" with the OS's
+   * words (a symbolic link loop, a socket, ENXIO); without them, whether the path exists decides
+   * between the two usual reasons.
+   */
+  public static String describeOpen(java.io.FileNotFoundException e, Path path) {
+    String m = e.getMessage();
+    int open = m == null ? -1 : m.lastIndexOf(" (");
+    if (open >= 0 && m.endsWith(")") && m.length() - open > 3) {
+      return Printable.line(m.substring(open + 2, m.length() - 1), MAX);
+    }
+    return java.nio.file.Files.exists(path) ? PERMISSION_DENIED : NO_SUCH_FILE;
+  }
+
   /** The reason, and the path it is about where that is not {@code about} (a temporary file beside it, a parent). */
   public static String describe(IOException e, Path about) {
     String why = describe(e);

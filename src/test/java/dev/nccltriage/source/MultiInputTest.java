@@ -75,6 +75,26 @@ class MultiInputTest {
         .isInstanceOf(LogInputException.class).hasMessage("a-dir: is a directory, not a log file");
   }
 
+  /**
+   * A path that cannot be opened although the plan took it (a symbolic link loop: no size, so a
+   * stream) fails with the OS's reason, on one thread and on several (where the pool's stream
+   * reader held it half-open).
+   */
+  @Test
+  void aSymbolicLinkLoopIsNamedWithItsReason() throws IOException {
+    Files.deleteIfExists(dir.resolve("loop-a"));
+    Files.deleteIfExists(dir.resolve("loop-b"));
+    Files.createSymbolicLink(dir.resolve("loop-a"), Path.of("loop-b"));
+    Files.createSymbolicLink(dir.resolve("loop-b"), Path.of("loop-a"));
+    for (int threads : new int[] {1, 4}) {
+      NcclLogSource source = new NcclLogSource(InputStream.nullInputStream(), threads, DEFAULT_MAX_LINE, 1);
+      assertThatThrownBy(() -> source.read(List.of(names.get(1), "loop-a"), dir))
+          .isInstanceOf(LogInputException.class).hasMessage("loop-a: Too many levels of symbolic links");
+      assertThatThrownBy(() -> source.read(List.of("loop-a"), dir))
+          .isInstanceOf(LogInputException.class).hasMessage("loop-a: Too many levels of symbolic links");
+    }
+  }
+
   @Test
   void aCorruptGzipAmongOthersIsNamed() throws IOException {
     Files.write(dir.resolve("bad.log.gz"), new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3});

@@ -6,7 +6,6 @@ import java.io.BufferedInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
@@ -19,7 +18,7 @@ final class LogStreams {
     try {
       return InputFiles.open(path);
     } catch (FileNotFoundException e) {
-      throw new LogInputException(name + ": " + (Files.exists(path) ? IoProblems.PERMISSION_DENIED : IoProblems.NO_SUCH_FILE), e);
+      throw new LogInputException(name + ": " + IoProblems.describeOpen(e, path), e);
     }
   }
 

@@ -169,9 +169,9 @@ public final class NcclLogSource {
         if (!(u instanceof Whole w) || !w.stream()) {
           return u;
         }
+        open = open(w); // first: a stream that cannot be opened is none to close
         stream = w;
         any = false;
-        open = open(w);
         chunks = new StreamChunks(LogStreams.decompressed(w.name(), open), maxLine);
       }
     }
