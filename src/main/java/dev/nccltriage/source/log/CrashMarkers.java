@@ -49,6 +49,7 @@ final class CrashMarkers {
   // TrainingFailedError (its run failed after its retries)
   private static final byte[][] ERROR_CLASSES = {ascii("DistBackend"), ascii("DistStore"), ascii("DistNetwork"),
       ascii("Dist"), ascii("ChildFailed"), ascii("RendezvousTimeout"), ascii("RendezvousConnection"),
+      ascii("RendezvousClosed"),
       ascii("HorovodInternal"), ascii("Nccl"), ascii("OutOfMemory"), ascii("CalledProcess"), ascii("Accelerator"),
       ascii("TrainingFailed")};
   // Ray re-raises a task's exception in the caller as "ray.exceptions.RayTaskError(<Class>): ...": one of

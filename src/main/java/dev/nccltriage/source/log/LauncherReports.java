@@ -32,6 +32,18 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  *   <li>kubectl exec (client-go's remotecommand) when the command in the container exited non-zero:
  *       {@code command terminated with exit code %d} (137 = 128 + SIGKILL: the kernel's or the
  *       container's OOM killer, an eviction).
+ *   <li>MPICH's MPI_Abort ({@code src/mpi/init/abort.c}): {@code application called MPI_Abort(%s, %d) -
+ *       process %d}, alone on a line after the PMI client's "aborting job:", or after Intel MPI's
+ *       {@code Abort(%d) on node %d (rank %d in comm %d): }.
+ *   <li>Open MPI's errmgr when a daemon dropped out ({@code help-errmgr-base.txt}, lost-connection):
+ *       {@code ORTE has lost communication with a remote daemon.} ("PRRTE" from Open MPI 5); it
+ *       ends the job.
+ *   <li>PyTorch's data-loader workers' signal handlers ({@code torch/csrc/DataLoader.cpp}), before the
+ *       worker dies of the signal: {@code ERROR: Unexpected bus error encountered in worker. This
+ *       might be caused by insufficient shared memory (shm).} (/dev/shm full), "Unexpected
+ *       segmentation fault", "Unexpected floating-point exception".
+ *   <li>Hydra ({@code hydra/core/utils.py}, {@code JobReturn.return_value}) when the task function
+ *       raised, before it re-raises: {@code Error executing job with overrides: %s}.
  *   <li>dash ({@code sh -c} in most images) when a command it waited for was ended by a signal: {@code
  *       strsignal()} alone, "Killed", "Aborted", "Terminated". (bash's report, "NAME: line N: PID
  *       Killed  COMMAND", is found anywhere in a line by {@link CrashMarkers}.)
@@ -68,6 +80,14 @@ final class LauncherReports {
       ascii("without an active exception"), ascii("recursively")};
   private static final byte[] COMMAND_TERMINATED = ascii("command terminated with exit code ");
   private static final byte[] ABORTED = ascii("Aborted");
+  private static final byte[] MPI_ABORT = ascii("application called MPI_Abort(");
+  private static final byte[] INTEL_ABORT = ascii("Abort(");
+  private static final byte[] LOST_DAEMON = ascii("RTE has lost communication with a remote daemon");
+  private static final byte[] UNEXPECTED = ascii("ERROR: Unexpected ");
+  private static final byte[] IN_WORKER = ascii(" encountered in worker.");
+  private static final byte[] BUS_ERROR = ascii("bus error");
+  private static final byte[][] WORKER_SIGNALS = {BUS_ERROR, ascii("segmentation fault"), ascii("floating-point exception")};
+  private static final byte[] HYDRA_JOB = ascii("Error executing job with overrides: ");
   private static final byte[] TERMINATED = ascii("Terminated");
 
   private LauncherReports() {}
@@ -85,7 +105,7 @@ final class LauncherReports {
   // one bit per byte a report starts with, from '=' (0x3d) up: a compare per byte would grow past
   // what C1 inlines
   private static final long STARTS = bit('s') | bit('=') | bit('Y') | bit('K') | bit('t') | bit('P') | bit('A') | bit('T')
-      | bit('c');
+      | bit('c') | bit('a') | bit('O') | bit('E');
 
   private static long bit(char c) {
     return 1L << (c - FIRST);
@@ -106,10 +126,15 @@ final class LauncherReports {
       case 'Y' -> startsWith(b, k, e, EXIT_STRING) ? exitString(b, k + EXIT_STRING.length, e) : NONE;
       // dash's report of a foreground command a signal ended is strsignal() alone on a line
       case 'K' -> alone(b, k, e, KILLED) ? FrameworkFailures.RANK_KILLED : NONE;
-      case 'A' -> alone(b, k, e, ABORTED) ? FAILED : NONE;
+      case 'A' -> alone(b, k, e, ABORTED) || intelAbort(b, k, e) ? FAILED : NONE;
+      case 'a' -> startsWith(b, k, e, MPI_ABORT) ? FAILED : NONE;
+      case 'O' -> startsWith(b, k + 1, e, LOST_DAEMON) ? FAILED : NONE;
+      case 'E' -> startsWith(b, k, e, UNEXPECTED) ? workerSignal(b, k + UNEXPECTED.length, e)
+          : startsWith(b, k, e, HYDRA_JOB) ? FAILED : NONE;
       case 'T' -> alone(b, k, e, TERMINATED) ? FAILED : NONE;
       case 't' -> startsWith(b, k, e, TERMINATE_CALLED) ? terminateCalled(b, k + TERMINATE_CALLED.length, e) : NONE;
-      case 'P' -> startsWith(b, k, e, PRIMARY_JOB) ? nonZeroRanks(b, k + PRIMARY_JOB.length, e) : NONE;
+      case 'P' -> startsWith(b, k, e, PRIMARY_JOB) ? nonZeroRanks(b, k + PRIMARY_JOB.length, e)
+          : k + 1 < e && b[k + 1] == 'R' && startsWith(b, k + 2, e, LOST_DAEMON) ? FAILED : NONE;
       case 'c' -> startsWith(b, k, e, COMMAND_TERMINATED) ? exitCode(b, k + COMMAND_TERMINATED.length, e) : NONE;
       default -> NONE;
     };
@@ -118,6 +143,21 @@ final class LauncherReports {
   /** Whether the line's text is {@code word} and nothing else. */
   private static boolean alone(byte[] b, int k, int e, byte[] word) {
     return k + word.length == e && startsWith(b, k, e, word);
+  }
+
+  /** Intel MPI's "Abort(%d) on node %d (rank %d in comm %d): " before MPICH's abort string. */
+  private static boolean intelAbort(byte[] b, int k, int e) {
+    return startsWith(b, k, e, INTEL_ABORT) && indexOf(b, k + INTEL_ABORT.length, e, MPI_ABORT) > k;
+  }
+
+  /** After a data-loader worker's "ERROR: Unexpected ": the signal, " encountered in worker." */
+  private static int workerSignal(byte[] b, int i, int e) {
+    for (byte[] signal : WORKER_SIGNALS) {
+      if (startsWith(b, i, e, signal) && startsWith(b, i + signal.length, e, IN_WORKER)) {
+        return signal == BUS_ERROR ? FrameworkFailures.SHM_EXHAUSTED : FAILED;
+      }
+    }
+    return NONE;
   }
 
   /** After "terminate called ": one of the handler's three reasons. */

@@ -23,17 +23,18 @@ class CrashMarkerScanTest {
   // a framework's exception, named whole, then ':', a CR or the line's end
   private static final java.util.regex.Pattern EXCEPTION = java.util.regex.Pattern.compile(
       "(?<![A-Za-z0-9_])(?:DistBackend|DistStore|DistNetwork|Dist|ChildFailed|RendezvousTimeout|RendezvousConnection"
-          + "|HorovodInternal|Nccl|OutOfMemory|CalledProcess|Accelerator|TrainingFailed)(Error)(?::|\r|$)"
+          + "|RendezvousClosed|HorovodInternal|Nccl|OutOfMemory|CalledProcess|Accelerator|TrainingFailed)(Error)(?::|\r|$)"
           // the same classes inside Ray's wrapper
           + "|RayTaskError\\((?:DistBackend|DistStore|DistNetwork|Dist|ChildFailed|RendezvousTimeout|RendezvousConnection"
-          + "|HorovodInternal|Nccl|OutOfMemory|CalledProcess|Accelerator|TrainingFailed)(Error)\\):"
+          + "|RendezvousClosed|HorovodInternal|Nccl|OutOfMemory|CalledProcess|Accelerator|TrainingFailed)(Error)\\):"
           // torchrun's agent's signal
           + "|(?<![A-Za-z0-9_])Signal(Exception)(?::|\r|$)");
   private static final List<String> EXCEPTIONS = List.of("RuntimeError: NCCL", "RuntimeError: x nccl",
       "XlaRuntimeError: INTERNAL: NCCL", "aXlaRuntimeError: nccl",
       "RuntimeError: Socket Timeout", "torch.distributed.DistBackendError:", "DistStoreError:",
       "x.DistNetworkError", "DistError:", "errors.ChildFailedError:", "RendezvousTimeoutError\r",
-      "RendezvousConnectionError:", "HorovodInternalError:", "nccl.NcclError:", "[rank0]: torch.OutOfMemoryError:",
+      "RendezvousConnectionError:", "torch.distributed.elastic.rendezvous.api.RendezvousClosedError",
+      "RendezvousClosedErrors", "HorovodInternalError:", "nccl.NcclError:", "[rank0]: torch.OutOfMemoryError:",
       "[rank12]: ValueError", "[rank3]: a.b_c.KeyError\r", "[rank]: ValueError:", "[rank1]:  ValueError:",
       "[rank0]: Exception: boom", "[rank2]: mod.CustomException", "torch.cuda.OutOfMemoryError: CUDA out of",
       "MyOutOfMemoryError:", "RuntimeError: CUDA out of memory.", "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory",

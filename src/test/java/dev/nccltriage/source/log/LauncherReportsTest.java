@@ -78,6 +78,28 @@ class LauncherReportsTest {
     "command terminated with exit code |-1",
     "command terminated with exit code 1 (retrying)|-1",
     "command terminated normally|-1",
+    // MPICH's MPI_Abort, alone or after Intel MPI's "Abort(%d) on node %d (rank %d in comm %d): "
+    "application called MPI_Abort(MPI_COMM_WORLD, 1) - process 0|0",
+    "application called MPI_Abort(comm=0x84000000, 255) - process 3|0",
+    "Abort(1) on node 0 (rank 0 in comm 0): application called MPI_Abort(MPI_COMM_WORLD, 1) - process 0|0",
+    "Abort(1) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init: Other MPI error|-1",
+    "application called MPI_Init|-1",
+    "Abort(|-1",
+    // Open MPI's errmgr: a daemon lost (ORTE; PRRTE from Open MPI 5)
+    "ORTE has lost communication with a remote daemon.|0",
+    "PRRTE has lost communication with a remote daemon.|0",
+    "ORTE has lost communication with its parent|-1",
+    "PRTE has lost communication with a remote daemon.|-1",
+    // PyTorch's data-loader workers' signal handlers
+    "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).|7",
+    "ERROR: Unexpected segmentation fault encountered in worker.|0",
+    "ERROR: Unexpected floating-point exception encountered in worker.|0",
+    "ERROR: Unexpected bus error encountered in the main process.|-1",
+    "ERROR: Unexpected keyword argument|-1",
+    // Hydra, when the task function raised
+    "Error executing job with overrides: ['trainer.devices=8', 'model=llama']|0",
+    "Error executing job with overrides: []|0",
+    "Error executing job|-1",
     // dash: strsignal() alone
     "Killed|6",
     "Aborted|0",
@@ -90,6 +112,10 @@ class LauncherReportsTest {
     "t|-1",
     "P|-1",
     "c|-1",
+    "a|-1",
+    "O|-1",
+    "E|-1",
+    "PR|-1",
     "=|-1"
   })
   void kindOfALine(String line, int kind) {
