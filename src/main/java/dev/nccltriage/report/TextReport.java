@@ -251,8 +251,8 @@ public final class TextReport {
   // level alone before 2.3), its leftmost start: a time of day before it ("Dec 03 05:00:00 node
   // python3[1000]: " from journald) has the host:pid:tid shape but not the rest of it, and one
   // right before a line without NCCL's prefix ("05:00:00 [1] NCCL INFO") is no host (as Prefix reads it).
-  // The text is printable already: a control byte before the host (a progress bar's CR, a colour
-  // code) is an escape, "\x0d", which ends what comes before the host as a blank would
+  // The text is printable already: a control byte before the host (a progress bar's CR) is an
+  // escape, "\x0d", which ends what comes before the host as a blank would
   private static final java.util.regex.Pattern ENVELOPE = java.util.regex.Pattern.compile(
       "(?:.*?(?:\\\\(?:x[0-9a-f]{2}|u[0-9a-f]{4})|[^A-Za-z0-9._\\\\-]))??(?!\\d\\d:\\d\\d:\\d\\d )([A-Za-z0-9._-]+):\\d+:\\d+ (?:\\[-?\\d+\\] )?(?:\\S+:\\d+ )?(?:\\([^)]*\\) )?"
           + "(?:NCCL )?(?:INFO|WARN) (.*)");

@@ -181,16 +181,25 @@ final class LogParser implements LineSink {
     crashOf = null;
     lineFailed = false;
     lastSearchBare = true;
-    // where segment() would find the text of a line with no envelope
-    int k = Envelope.afterWrappers(b, s, e);
-    int m = k < e && b[k] == ' ' ? Envelope.afterLabel(b, k, e) : k;
-    int unquoted = m;
-    m = Envelope.afterQuoting(b, m, e);
-    textOf = b;
-    textFrom = s;
-    textAt = m;
-    textIndent = m - unquoted;
+    textAfter(b, s, Envelope.afterWrappers(b, s, e), e, true); // as segment() finds it
     unplaced(b, s, e);
+  }
+
+  /**
+   * Where the text of the line at s with no envelope starts, past k (its wrappers' end): past
+   * srun's padded label and a paste's quoting; noted for line() ({@link #textAt}) if {@code note}.
+   */
+  private int textAfter(byte[] b, int s, int k, int e, boolean note) {
+    int m = k < e && b[k] == ' ' ? Envelope.afterLabel(b, k, e) : k; // srun's label, padded
+    int unquoted = m;
+    m = Envelope.afterQuoting(b, m, e); // and a paste's quoting, a table's time column
+    if (note) {
+      textOf = b;
+      textFrom = s;
+      textAt = m;
+      textIndent = m - unquoted;
+    }
+    return m;
   }
 
   @Override
@@ -467,15 +476,7 @@ final class LogParser implements LineSink {
     }
     // A prefix the user stripped along with "NCCL INFO" (PyTorch's "Last error:" repeats the last
     // WARN's text): try the message families directly, after a timestamp as on any other line.
-    int m = k < e && b[k] == ' ' ? Envelope.afterLabel(b, k, e) : k; // srun's label, padded
-    int unquoted = m;
-    m = Envelope.afterQuoting(b, m, e); // and a paste's quoting, a table's time column
-    if (!glued) {
-      textOf = b;
-      textFrom = s;
-      textAt = m;
-      textIndent = m - unquoted;
-    }
+    int m = textAfter(b, s, k, e, !glued);
     if (e - s < LineSink.SHORT_LINE) {
       return false; // a fragment ("NET/IB" alone), as shortLine() reads it
     }
