@@ -158,7 +158,8 @@ public final class ManifestSource {
           + " (Kubernetes stores at most 1.5 MiB): not a manifest lint reads");
     } catch (JsonProcessingException e) {
       JsonLocation loc = e.getLocation();
-      int line = loc == null ? 1 : base + loc.getLineNr();
+      int mark = YamlErrors.problemLine(e.getOriginalMessage()); // SnakeYAML's: where the problem is
+      int line = mark > 0 ? base + mark : loc == null ? 1 : base + loc.getLineNr();
       Map.Entry<Integer, String> action = text.actionNear(line, TEMPLATE_REACH);
       if (action != null) {
         String shown = action.getValue().length() > 60 ? action.getValue().substring(0, 60) + "..." : action.getValue();

@@ -4,19 +4,46 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The parser's reason for refusing YAML, in words a user can act on: the first line of SnakeYAML's
- * message, with the parser's internal event objects (what Jackson quotes when a key is not plain
- * text) replaced by what they are in the document.
+ * The parser's reason for refusing YAML, in words a user can act on: SnakeYAML's context and problem
+ * ("while scanning for the next token: found character '\t(TAB)' that cannot start any token"),
+ * without the marks and snippets between them, and the line of the problem's mark; the parser's
+ * internal event objects (what Jackson quotes when a key is not plain text) replaced by what they
+ * are in the document, and Jackson's name for a limit left out.
  */
 final class YamlErrors {
   private static final Pattern EVENT = Pattern.compile("<org\\.yaml\\.snakeyaml\\.events\\.(\\w+?)Event\\b[^>]*>");
+  // SnakeYAML's Mark: " in 'reader', line N, column M:" (its snippet and caret follow, indented)
+  private static final Pattern MARK = Pattern.compile("^ in '[^']*', line (\\d+), column \\d+:?$");
+  // Jackson's StreamConstraintsException names the method that holds the limit
+  private static final Pattern LIMIT_SOURCE = Pattern.compile(", from `[^`]*`");
   private static final Pattern NOT_A_KEY = Pattern.compile(
       "Expected a field name \\(Scalar value in YAML\\), got this instead: <org\\.yaml\\.snakeyaml\\.events\\.(\\w+?)Event\\b.*");
 
   private YamlErrors() {}
 
+  /** The 1-based line of the last mark in SnakeYAML's message (the problem's), or 0 if it has none. */
+  static int problemLine(String message) {
+    int line = 0;
+    if (message != null) {
+      for (String l : message.lines().toList()) {
+        Matcher m = MARK.matcher(l);
+        if (m.matches()) {
+          try {
+            line = Integer.parseInt(m.group(1));
+          } catch (NumberFormatException e) {
+            line = 0; // past int: no line to name
+          }
+        }
+      }
+    }
+    return line;
+  }
+
   static String plain(String message) {
-    String first = message == null ? "" : message.lines().findFirst().orElse("").strip();
+    // the context and the problem start their lines; marks, snippets and carets are indented
+    String first = message == null ? "" : String.join(": ", message.lines()
+        .filter(l -> !l.isBlank() && !l.startsWith(" ") && !l.startsWith("\t")).map(String::strip).toList());
+    first = LIMIT_SOURCE.matcher(first).replaceAll("");
     Matcher key = NOT_A_KEY.matcher(first);
     if (key.matches()) {
       return "a key must be plain text, not " + what(key.group(1)) + " (a '{' or '[' where a key starts?)";

@@ -165,4 +165,28 @@ class HelmTemplateTest {
         .isEqualTo("Unexpected a list here");
     assertThat(YamlErrors.plain("while scanning a simple key\n in 'reader', line 3")).isEqualTo("while scanning a simple key");
   }
+
+  /** SnakeYAML's context and problem, without its marks; the line is the problem's, not where the parser stood. */
+  @Test
+  void theProblemIsSaidAndItsLineNamed() {
+    String message = "while scanning for the next token\n"
+        + "found character '\\t(TAB)' that cannot start any token. (Do not use \\t(TAB) for indentation)\n"
+        + " in 'reader', line 2, column 1:\n    \tapiVersion: v1\n    ^\n";
+    assertThat(YamlErrors.plain(message)).isEqualTo("while scanning for the next token: found character '\\t(TAB)' "
+        + "that cannot start any token. (Do not use \\t(TAB) for indentation)");
+    assertThat(YamlErrors.problemLine(message)).isEqualTo(2);
+    String quoted = "while scanning a quoted scalar\n in 'reader', line 1, column 4:\n    a: 'x\n       ^\n"
+        + "found unexpected end of stream\n in 'reader', line 9, column 1:\n    \n    ^\n";
+    assertThat(YamlErrors.plain(quoted)).isEqualTo("while scanning a quoted scalar: found unexpected end of stream");
+    assertThat(YamlErrors.problemLine(quoted)).isEqualTo(9);
+    assertThat(YamlErrors.problemLine("mapping values are not allowed here")).isZero();
+    assertThat(YamlErrors.problemLine(" in 'reader', line 99999999999, column 1:")).isZero();
+    assertThat(YamlErrors.plain("Document nesting depth (1001) exceeds the maximum allowed (1000, from "
+        + "`StreamReadConstraints.getMaxNestingDepth()`)")).isEqualTo("Document nesting depth (1001) exceeds the maximum allowed (1000)");
+
+    CliRun run = CliRun.runWithStdin("kind: Pod\napiVersion: v1\nspec:\n\tcontainers: []\n".getBytes(StandardCharsets.UTF_8), "lint", "-");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.stderr()).isEqualTo("nccl-triage: -:4: invalid YAML: while scanning for the next token: found character "
+        + "'\\t(TAB)' that cannot start any token. (Do not use \\t(TAB) for indentation)\n");
+  }
 }
