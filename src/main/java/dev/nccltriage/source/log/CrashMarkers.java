@@ -74,6 +74,12 @@ final class CrashMarkers {
       ascii("connect() timed out"), ascii("Socket Timeout"), ascii("waiting for clients"), ascii("connect to ("),
       ascii("CUDA out of memory"), ascii("RESOURCE_EXHAUSTED: Out of memory"), ascii("CUDA error: "),
       ascii("No CUDA GPUs are available"), ascii("NVIDIA driver on your system is too old")};
+  // ncclGetErrorString's texts (src/init.cc), which a framework's exception quotes for a failed NCCL
+  // call whatever its class (TensorFlow's errors_impl.InternalError, a library's own): "unhandled system
+  // error (run with NCCL_DEBUG=INFO for details)", ..., "invalid usage (run with NCCL_DEBUG=WARN ...)"
+  private static final byte[][] NCCL_ERROR_TEXTS = {ascii("unhandled system error"), ascii("unhandled cuda error"),
+      ascii("remote process exited or there was a network error"),
+      ascii("internal error - please report this issue to the NCCL developers"), ascii("(run with NCCL_DEBUG=")};
   private static final byte[][] NCCL_RESULTS = {ascii("ncclSystemError"), ascii("ncclInternalError"),
       ascii("ncclRemoteError"), ascii("ncclUnhandledCudaError"), ascii("ncclInvalidUsage"),
       ascii("ncclInvalidArgument"), ascii("ncclTimeout")};
@@ -269,6 +275,7 @@ final class CrashMarkers {
         }
         return nameEnds(b, i + 5, e)
             ? errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, i + 5, e) || uncaughtInRank(b, s, i)
+                || ncclErrorText(b, i + 5, e)
             : rayWrapped(b, s, i, e) && (errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, i + 6, e));
       }
       case 'x' -> {
@@ -341,6 +348,19 @@ final class CrashMarkers {
       return false;
     }
     for (byte[] t : RUNTIME_TEXTS) {
+      if (Bytes.indexOf(b, colon + 1, e, t) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether an exception's message starts at {@code colon} (its ':') and quotes one of NCCL's error texts. */
+  private static boolean ncclErrorText(byte[] b, int colon, int e) {
+    if (colon >= e || b[colon] != ':') {
+      return false;
+    }
+    for (byte[] t : NCCL_ERROR_TEXTS) {
       if (Bytes.indexOf(b, colon + 1, e, t) >= 0) {
         return true;
       }

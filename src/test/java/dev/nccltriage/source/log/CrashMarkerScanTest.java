@@ -49,7 +49,12 @@ class CrashMarkerScanTest {
       "RayTaskError(XlaRuntimeError): INTERNAL: nccl", "RayTaskError(RuntimeError): boom", "RayTaskError(MyRuntimeError): NCCL", "RayTaskError( DistError):", "RayTaskError(NcclError) :",
       "api.SignalException: Process 1 got signal: 15", "MySignalException:", "SignalExceptions:",
       "Out of memory: Killed process 1234 (python) total-vm", "Killed process 12 (", "Killed process x (",
-      "Killed process 12(", "Killed process  12 (");
+      "Killed process 12(", "Killed process  12 (",
+      "errors_impl.InternalError: ncclCommInitRank failed: unhandled system error",
+      "UnknownError: x unhandled cuda error (run with", "Error: remote process exited or there was a network error",
+      "MyError: y (run with NCCL_DEBUG=WARN for details)", "InternalError: unhandled system err",
+      "InternalErrors: unhandled system error", "InternalError unhandled system error",
+      "ValueError: internal error - please report this issue to the NCCL developers");
 
   // any exception named right after PyTorch's distributed excepthook's "[rank<N>]: "
   private static final java.util.regex.Pattern UNCAUGHT = java.util.regex.Pattern.compile(
@@ -59,6 +64,12 @@ class CrashMarkerScanTest {
   private static final java.util.regex.Pattern RUNTIME = java.util.regex.Pattern.compile(
       "(?:(?<![A-Za-z0-9_])(?:Xla)?Runtime(Error):|RayTaskError\\((?:Xla)?Runtime(Error)\\):).*(?:NCCL|nccl|store based barrier|connect\\(\\) timed out|Socket Timeout"
           + "|waiting for clients|connect to \\(|CUDA out of memory|RESOURCE_EXHAUSTED: Out of memory|CUDA error: )",
+      java.util.regex.Pattern.DOTALL);
+
+  // any exception whose message quotes one of NCCL's error texts (ncclGetErrorString)
+  private static final java.util.regex.Pattern NCCL_TEXT = java.util.regex.Pattern.compile(
+      "(Error):.*(?:unhandled system error|unhandled cuda error|remote process exited or there was a network error"
+          + "|internal error - please report this issue to the NCCL developers|\\(run with NCCL_DEBUG=)",
       java.util.regex.Pattern.DOTALL);
 
   // bash's report of a job SIGKILL ended: "NAME: line N: PID Killed  COMMAND"; the kernel's OOM killer's
@@ -79,7 +90,9 @@ class CrashMarkerScanTest {
     int runtime = r.find() ? r.start(1) >= 0 ? r.start(1) : r.start(2) : -1;
     java.util.regex.Matcher u = UNCAUGHT.matcher(line);
     int uncaught = u.find() ? u.start(1) : -1;
-    return min(min(at, runtime), uncaught);
+    java.util.regex.Matcher n = NCCL_TEXT.matcher(line);
+    int ncclText = n.find() ? n.start(1) : -1;
+    return min(min(min(at, runtime), uncaught), ncclText);
   }
 
   private static int min(int a, int b) {
