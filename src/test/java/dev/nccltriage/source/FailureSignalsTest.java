@@ -290,6 +290,17 @@ class FailureSignalsTest {
           "Primary job  terminated normally, but 1 process returned",
           "terminate called after throwing an instance of 'c10::DistBackendError'",
           "terminate called without an active exception",
+          // MPICH's MPI_Abort, Open MPI's lost daemon, a data-loader worker's signal, Hydra's failed task
+          "application called MPI_Abort(MPI_COMM_WORLD, 1) - process 0",
+          "ORTE has lost communication with a remote daemon.",
+          "ERROR: Unexpected segmentation fault encountered in worker.",
+          "Error executing job with overrides: ['trainer.devices=8']",
+          // a logger's FATAL line (glog, absl, c10; TensorFlow's after its timestamp), then abort()
+          "F1205 01:02:03.456789 4242 nccl_utils.cc:297] NCCL operation ncclAllReduce failed",
+          "[rank0]:[F1205 01:02:03.456789 ProcessGroupNCCL.cpp:1234] boom",
+          "2024-12-05 01:02:03.456789: F tensorflow/core/kernels/nccl_ops.cc:100] Non-OK-status: status",
+          // any exception quoting NCCL's error text
+          "tensorflow.python.framework.errors_impl.InternalError: ncclCommInitRank failed: unhandled system error",
           // a CUDA error (PyTorch's RuntimeError before 2.8, AcceleratorError after)
           "RuntimeError: CUDA error: an illegal memory access was encountered",
           "torch.AcceleratorError: CUDA error: an illegal memory access was encountered",
@@ -508,6 +519,11 @@ class FailureSignalsTest {
       "Aborted: 0 jobs",
       "terminate called by the user",
       "Primary job  terminated normally, but 0 processes returned",
+      "Found 8 GPUs: x.cc:2] ok",
+      "E1205 01:02:03.456789 4242 nccl_utils.cc:297] an error, logged",
+      "the unhandled system error counter is 0",
+      "application called MPI_Init",
+      "Error executing job",
       "RayTaskError(ValueError): bad input",
       "RayTaskError(RuntimeError): the checkpoint is missing",
       "caught ray.exceptions.RayTaskError(DistBackendError) and retried",

@@ -173,6 +173,39 @@ final class FrameworkFailures {
   }
 
   /**
+   * Whether the level letter at w (-1: none) is a FATAL one of glog's (and absl's, c10's) format,
+   * "F" MMDD " " hh:mm:ss.uuuuuu " " thread " " file ":" line "] " message, or TensorFlow's after its
+   * timestamp, "F " file ":" line "] ": the logger aborts the process after such a line.
+   */
+  static boolean fatalLine(byte[] b, int w, int e) {
+    if (w < 0 || w + 2 >= e || b[w] != 'F') {
+      return false;
+    }
+    int i = w + 1;
+    if (Bytes.isDigit(b[i])) {
+      int date = i;
+      while (i < e && i - date < 4 && Bytes.isDigit(b[i])) {
+        i++;
+      }
+      if (i - date != 4 || i >= e || b[i] != ' ') {
+        return false;
+      }
+    } else if (b[i] != ' ') {
+      return false;
+    }
+    int close = Bytes.indexOfByte(b, i, Math.min(e, i + 160), (byte) ']');
+    int j = close - 1;
+    if (close < 0 || j <= i || !Bytes.isDigit(b[j])) {
+      return false;
+    }
+    while (j > i && Bytes.isDigit(b[j])) {
+      j--;
+    }
+    // file:line, then "] " and the message (or the line's end)
+    return b[j] == ':' && (close + 1 == e || b[close + 1] == ' ');
+  }
+
+  /**
    * Where the level letter of a c10/glog line "[&lt;level&gt;..." is, its text starting at t (after
    * PyTorch's "[rankN]:", if any); -1 if the text is no such line. Asked once a line, for both tests
    * above; other lines pay a compare of their first byte.

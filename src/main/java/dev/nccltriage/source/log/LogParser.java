@@ -228,8 +228,9 @@ final class LogParser implements LineSink {
       } else if (c == '[' && (level = FrameworkFailures.logLevelAt(b, t, e)) >= 0
           && FrameworkFailures.storeUnresolved(b, level, e)) {
         slot.record(acc.frameworkFailures[FrameworkFailures.STORE_UNRESOLVED - 1]); // a warning: no failure
-      } else if (level >= 0 && FrameworkFailures.processGroupError(b, level, e)) {
-        failure(b, s, e);
+      } else if (level >= 0 && FrameworkFailures.processGroupError(b, level, e)
+          || FrameworkFailures.fatalLine(b, c == 'F' ? t : level, e)) {
+        failure(b, s, e); // PyTorch's process group's error; a logger's FATAL line, then abort()
       } else if (raised && !lineFailed) {
         slot.record(acc.frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1]); // maybe caught: no failure
       } else {

@@ -58,4 +58,32 @@ class FrameworkFailuresTest {
     byte[] padded = ("xx" + line + "yy").getBytes(StandardCharsets.UTF_8);
     assertThat(FrameworkFailures.kind(padded, 2, padded.length - 2)).isEqualTo(kind);
   }
+  /** glog's, absl's and c10's FATAL line (then abort()), TensorFlow's after its timestamp; the other levels are not. */
+  @ParameterizedTest(name = "{1}: {0}")
+  @CsvSource(delimiter = '|', value = {
+    "F1205 01:02:03.456789 4242 nccl_utils.cc:297] NCCL operation ncclAllReduce failed|true",
+    "F1205 01:02:03.456789    42 some_file.cc:12] Check failed: x == y (1 vs. 2)|true",
+    "F1205 01:02:03.456789 4242 a/b/c.cc:1]|true",
+    "F tensorflow/core/kernels/nccl_ops.cc:100] Non-OK-status: status|true",
+    "[F1205 01:02:03.456789 ProcessGroupNCCL.cpp:1234] boom|true",
+    "E1205 01:02:03.456789 4242 nccl_utils.cc:297] an error, logged|false",
+    "W1205 01:02:03.456789 4242 nccl_utils.cc:297] a warning|false",
+    "F125 01:02:03.456789 4242 x.cc:2] three digits|false",
+    "F12345 01:02:03.456789 4242 x.cc:2] five digits|false",
+    "Found 8 GPUs on node-01: [0] x.cc:2] y|false",
+    "F1205 01:02:03.456789 4242 x.cc] no line number|false",
+    "F1205 01:02:03.456789 4242 x.cc:12]x glued|false",
+    "F1205 no bracket at all|false",
+    "F |false",
+    "F|false"
+  })
+  void aFatalLogLine(String line, boolean fatal) {
+    byte[] padded = ("xx" + line + "yy").getBytes(StandardCharsets.UTF_8);
+    byte[] exact = line.getBytes(StandardCharsets.UTF_8);
+    int w = exact.length > 0 && exact[0] == '[' ? FrameworkFailures.logLevelAt(exact, 0, exact.length) : 0;
+    assertThat(FrameworkFailures.fatalLine(exact, w, exact.length)).as(line).isEqualTo(fatal);
+    if (!line.endsWith("]")) { // (padding after a closing bracket would be the message)
+      assertThat(FrameworkFailures.fatalLine(padded, w + 2, padded.length - 2)).as(line).isEqualTo(fatal);
+    }
+  }
 }
