@@ -2,12 +2,14 @@ package dev.nccltriage.host;
 
 import dev.nccltriage.evidence.Printable;
 import java.io.EOFException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -60,13 +62,13 @@ public final class IoProblems {
    * words (a symbolic link loop, a socket, ENXIO); without them, whether the path exists decides
    * between the two usual reasons.
    */
-  public static String describeOpen(java.io.FileNotFoundException e, Path path) {
+  public static String describeOpen(FileNotFoundException e, Path path) {
     String m = e.getMessage();
     int open = m == null ? -1 : m.lastIndexOf(" (");
     if (open >= 0 && m.endsWith(")") && m.length() - open > 3) {
       return Printable.line(m.substring(open + 2, m.length() - 1), MAX);
     }
-    return java.nio.file.Files.exists(path) ? PERMISSION_DENIED : NO_SUCH_FILE;
+    return Files.exists(path) ? PERMISSION_DENIED : NO_SUCH_FILE;
   }
 
   /** The reason, and the path it is about where that is not {@code about} (a temporary file beside it, a parent). */

@@ -178,6 +178,16 @@ final class Bytes {
     return -1;
   }
 
+  /** Whether one of {@code pats} is in [from, to). */
+  static boolean holdsAny(byte[] a, int from, int to, byte[][] pats) {
+    for (byte[] p : pats) {
+      if (indexOf(a, from, to, p) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean matchesAt(byte[] a, int at, byte[] pat) {
     for (int j = 0; j < pat.length; j++) {
       if (a[at + j] != pat[j]) {

@@ -347,25 +347,12 @@ final class CrashMarkers {
     if (from > s && isNameByte(b[from - 1])) {
       return false;
     }
-    for (byte[] t : RUNTIME_TEXTS) {
-      if (Bytes.indexOf(b, colon + 1, e, t) >= 0) {
-        return true;
-      }
-    }
-    return false;
+    return Bytes.holdsAny(b, colon + 1, e, RUNTIME_TEXTS);
   }
 
   /** Whether an exception's message starts at {@code colon} (its ':') and quotes one of NCCL's error texts. */
   private static boolean ncclErrorText(byte[] b, int colon, int e) {
-    if (colon >= e || b[colon] != ':') {
-      return false;
-    }
-    for (byte[] t : NCCL_ERROR_TEXTS) {
-      if (Bytes.indexOf(b, colon + 1, e, t) >= 0) {
-        return true;
-      }
-    }
-    return false;
+    return colon < e && b[colon] == ':' && Bytes.holdsAny(b, colon + 1, e, NCCL_ERROR_TEXTS);
   }
 
   /**

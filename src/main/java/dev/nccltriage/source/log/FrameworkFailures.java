@@ -88,17 +88,15 @@ final class FrameworkFailures {
   private static final byte[] CUDA_ERROR_OOM = ascii("CUDA error: out of memory");
   // XLA's (JAX's) allocator: "RESOURCE_EXHAUSTED: Out of memory while trying to allocate N bytes."
   private static final byte[] XLA_OOM = ascii("RESOURCE_EXHAUSTED: Out of memory");
-  private static final byte[] EXITCODE_KILL = ascii("(exitcode: -9)");
   private static final byte[] SIGNAL_KILL = ascii("exited on signal 9");
   // subprocess.CalledProcessError's text for a child a signal ended ("Command '%s' died with %r.");
-  // DeepSpeed's launcher: "%s exits with return code = -9"
   private static final byte[] DIED_OF_SIGKILL = ascii("died with <Signals.SIGKILL: 9>");
-  private static final byte[] RETURN_CODE_KILL = ascii("exits with return code = -9");
-  // the same launchers when the rank is a shell whose child SIGKILL ended: the shell exits 128 + 9.
-  // CalledProcessError: "Command '%s' returned non-zero exit status %d."
-  private static final byte[] EXITCODE_SHELL_KILL = ascii("(exitcode: 137)");
-  private static final byte[] RETURN_CODE_SHELL_KILL = ascii("exits with return code = 137");
-  private static final byte[] EXIT_STATUS_SHELL_KILL = ascii("returned non-zero exit status 137");
+  // where launchers put a rank's exit code: torchrun's agent "failed (exitcode: %s)", DeepSpeed's
+  // "%s exits with return code = %d", CalledProcessError's "Command '%s' returned non-zero exit status
+  // %d."; SIGKILL's is -9, or 137 (128 + 9) where the rank is a shell whose child it ended
+  private static final byte[][] EXIT_CODE_BEFORE = {ascii("(exitcode: "), ascii("exits with return code = "),
+      ascii("returned non-zero exit status ")};
+  private static final byte[][] SIGKILL_CODES = {ascii("-9"), ascii("137")};
   private static final byte[][] SHM_TEXTS = {ascii("allocate shared memory(shm)"), ascii("out of shared memory"),
       ascii("insufficient shared memory")};
 
@@ -114,19 +112,17 @@ final class FrameworkFailures {
         || Bytes.indexOf(b, s, e, CUDA_ERROR_OOM) >= 0) {
       return GPU_OUT_OF_MEMORY;
     }
-    if (Bytes.indexOf(b, s, e, EXITCODE_KILL) >= 0 || wholeNumberAfter(b, s, e, SIGNAL_KILL) || CrashMarkers.hasKillReport(b, s, e)
-        || Bytes.indexOf(b, s, e, DIED_OF_SIGKILL) >= 0 || wholeNumberAfter(b, s, e, RETURN_CODE_KILL)
-        || Bytes.indexOf(b, s, e, EXITCODE_SHELL_KILL) >= 0 || wholeNumberAfter(b, s, e, RETURN_CODE_SHELL_KILL)
-        || wholeNumberAfter(b, s, e, EXIT_STATUS_SHELL_KILL)) {
+    if (sigkillCode(b, s, e) || wholeNumberAfter(b, s, e, SIGNAL_KILL) || CrashMarkers.hasKillReport(b, s, e)
+        || Bytes.indexOf(b, s, e, DIED_OF_SIGKILL) >= 0) {
       return RANK_KILLED;
     }
-    if (holdsAny(b, s, e, SHM_TEXTS)) {
+    if (Bytes.holdsAny(b, s, e, SHM_TEXTS)) {
       return SHM_EXHAUSTED;
     }
-    if (holdsAny(b, s, e, NO_GPU_TEXTS)) {
+    if (Bytes.holdsAny(b, s, e, NO_GPU_TEXTS)) {
       return NO_GPU;
     }
-    if (holdsAny(b, s, e, DRIVER_TEXTS)) {
+    if (Bytes.holdsAny(b, s, e, DRIVER_TEXTS)) {
       return DRIVER_TOO_OLD;
     }
     if (Bytes.indexOf(b, s, e, WATCHDOG) >= 0) {
@@ -222,10 +218,18 @@ final class FrameworkFailures {
     return w + 1 < e && b[w] == '[' ? w + 1 : -1;
   }
 
-  private static boolean holdsAny(byte[] b, int s, int e, byte[][] texts) {
-    for (byte[] t : texts) {
-      if (Bytes.indexOf(b, s, e, t) >= 0) {
-        return true;
+  /** Whether a launcher's exit code in [s, e) ({@link #EXIT_CODE_BEFORE}) is SIGKILL's, whole ("-9", not "-90"). */
+  private static boolean sigkillCode(byte[] b, int s, int e) {
+    for (byte[] before : EXIT_CODE_BEFORE) {
+      int at = Bytes.indexOf(b, s, e, before);
+      if (at >= 0) {
+        int i = at + before.length;
+        for (byte[] code : SIGKILL_CODES) {
+          int end = i + code.length;
+          if (Bytes.startsWith(b, i, e, code) && (end == e || !Bytes.isDigit(b[end]))) {
+            return true;
+          }
+        }
       }
     }
     return false;
