@@ -42,6 +42,8 @@ final class LogAccumulator {
   final Map<String, Boolean> gdrPairs = new LinkedHashMap<>();
   final Map<String, EvidenceList> ofiProvider = new LinkedHashMap<>();
   final Map<String, EvidenceList> frameworkVersions = new LinkedHashMap<>();
+  /** The unit's Python tracebacks: where it ended, and what waits for the unit before it. */
+  final Tracebacks tracebacks = new Tracebacks();
   /** What the collections above left out past their caps. */
   final ValueCaps caps = new ValueCaps();
   private final ErrAcc[] errorOverflow = new ErrAcc[ErrorKind.values().length];
@@ -281,6 +283,8 @@ final class LogAccumulator {
 
   /** Appends a later chunk; {@code off} is the number of lines before it. */
   void merge(LogAccumulator o, long off) {
+    // first: o's waiting lines come before any of its own evidence
+    tracebacks.follow(o.tracebacks, frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1], off);
     processes.sampleLike(o.processes);
     for (ProcessState p : o.processes.all()) {
       byte[] host = p.evidence.bytes;

@@ -32,7 +32,7 @@ final class LogParser implements LineSink {
   private final Prefix prefix = new Prefix();
   private final Prefix gluedPrefix = new Prefix();
   private final AnsiStrip ansi = new AnsiStrip();
-  private final Tracebacks tracebacks = new Tracebacks();
+  private final Tracebacks tracebacks;
   private final JsonLogLine json = new JsonLogLine();
   private final QuotedField quoted = new QuotedField();
   private final PrefixCache prefixes;
@@ -60,6 +60,7 @@ final class LogParser implements LineSink {
     this.prefixes = prefixes;
     this.wrappers = new UnknownWrappers(prefixes);
     this.acc = acc;
+    this.tracebacks = acc.tracebacks;
     this.slot.source = source;
     this.messages = new MessageParser(acc, slot);
     this.admission = new Admission(acc, slot);
@@ -231,10 +232,14 @@ final class LogParser implements LineSink {
       } else if (level >= 0 && FrameworkFailures.processGroupError(b, level, e)
           || FrameworkFailures.fatalLine(b, c == 'F' ? t : level, e)) {
         failure(b, s, e); // PyTorch's process group's error; a logger's FATAL line, then abort()
-      } else if (raised && !lineFailed) {
-        slot.record(acc.frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1]); // maybe caught: no failure
-      } else {
-        TestsPreamble.parse(acc, slot, b, s, e);
+      } else if (!TestsPreamble.parse(acc, slot, b, s, e) && !lineFailed) {
+        // an exception's line ending a traceback: maybe caught, no failure (nccl-tests' preamble
+        // first: whether a line is one does not depend on the lines before, which may be unknown)
+        if (raised) {
+          slot.record(acc.frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1]);
+        } else if (tracebacks.waitingException()) {
+          tracebacks.waitWith(slot); // answered when this unit is merged after the one before
+        }
       }
     }
   }

@@ -25,7 +25,10 @@ sealed interface LogUnit permits LogUnit.Part, LogUnit.Whole, LogUnit.Chunk {
   /** A whole input (path null: stdin); a stream (stdin, pipe, gzip) may be cut into chunks. */
   record Whole(int input, String name, Path path, boolean stream) implements LogUnit {}
 
-  /** Whole lines of a stream, in order; the buffer goes back to {@code free} once parsed. */
-  record Chunk(int input, String name, byte[] bytes, int length, BlockingQueue<byte[]> free)
+  /**
+   * Whole lines of a stream, in order ({@code first}: the stream's first chunk); the buffer goes back
+   * to {@code free} once parsed.
+   */
+  record Chunk(int input, String name, byte[] bytes, int length, boolean first, BlockingQueue<byte[]> free)
       implements LogUnit {}
 }

@@ -193,8 +193,9 @@ public final class NcclLogSource {
         close();
         return null;
       }
+      boolean first = !any;
       any = true; // an empty stream is one empty chunk, so that it is counted as an input
-      return new Chunk(stream.input(), stream.name(), buf, Math.max(n, 0), free);
+      return new Chunk(stream.input(), stream.name(), buf, Math.max(n, 0), first, free);
     }
 
     private byte[] buffer() throws LogInputException {
@@ -239,7 +240,7 @@ public final class NcclLogSource {
     }
     if (u instanceof Chunk c) {
       try {
-        return lines(c.name(), new ByteArrayInputStream(c.bytes(), 0, c.length()), w);
+        return lines(c.name(), new ByteArrayInputStream(c.bytes(), 0, c.length()), w, !c.first());
       } catch (IOException e) {
         throw LogStreams.readError(c.name(), e);
       } finally {
@@ -249,7 +250,7 @@ public final class NcclLogSource {
     Whole whole = (Whole) u;
     InputStream in = open(whole);
     try {
-      return lines(whole.name(), LogStreams.decompressed(whole.name(), in), w);
+      return lines(whole.name(), LogStreams.decompressed(whole.name(), in), w, false);
     } catch (IOException e) {
       throw LogStreams.readError(whole.name(), e);
     } finally {
@@ -267,8 +268,13 @@ public final class NcclLogSource {
     return w.path() == null ? stdin : LogStreams.open(w.name(), w.path());
   }
 
-  private LogAccumulator lines(String name, InputStream in, OrderedPool.Worker w) throws IOException {
+  /** {@code continuing}: the lines continue the input's lines before them (a stream's later chunk). */
+  private LogAccumulator lines(String name, InputStream in, OrderedPool.Worker w, boolean continuing)
+      throws IOException {
     LogAccumulator acc = new LogAccumulator(limits);
+    if (continuing) {
+      acc.tracebacks.continuing();
+    }
     w.reader().read(in, Long.MAX_VALUE, new LogParser(acc, name, w.prefixes()));
     acc.processes.onEvict(null); // the worker's prefix cache goes on to another unit
     return acc;
@@ -288,6 +294,9 @@ public final class NcclLogSource {
     long start = p.first() ? p.from() : p.from() - 1;
     InputStream in = new ChannelRange(ch, start);
     LogAccumulator acc = new LogAccumulator(limits);
+    if (!p.first()) {
+      acc.tracebacks.continuing();
+    }
     // the first "line" runs from the byte before the range to the first newline: it is the
     // tail of the previous part's last line (or empty, if that byte is the newline)
     w.reader().read(in, p.to() - start, new LogParser(acc, p.name(), w.prefixes()), !p.first());

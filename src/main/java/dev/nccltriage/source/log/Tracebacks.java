@@ -3,6 +3,10 @@ package dev.nccltriage.source.log;
 import static dev.nccltriage.source.log.Bytes.ascii;
 import static dev.nccltriage.source.log.Bytes.startsWith;
 
+import dev.nccltriage.evidence.Evidence;
+import dev.nccltriage.evidence.EvidenceList;
+import java.util.Arrays;
+
 /**
  * Python's report of an exception, by the format of its {@code traceback} module: the line
  * "Traceback (most recent call last):", the frames (each line indented: the file and line, the
@@ -13,29 +17,127 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  * of a possible failure, not of a failure. (PyTorch's distributed excepthook tags an uncaught one's
  * lines with "[rankN]: ", which {@link CrashMarkers} reads as a failure.)
  *
- * <p>One per part of a log, fed the lines no NCCL reader took, in order: NCCL's own lines printed
- * between a traceback's lines (other threads, other ranks) leave it open; another program's line
- * that is neither a frame nor the exception closes it. A traceback cut by a part's start is not seen.
+ * <p>One per unit of a log (a part, a chunk), fed the lines no NCCL reader took, in order: NCCL's
+ * own lines printed between a traceback's lines (other threads, other ranks) leave it open; another
+ * program's line that is neither a frame nor the exception closes it. A unit that continues an input
+ * cannot know whether the unit before it ended inside a traceback: the lines it is fed until its
+ * first one at indentation 0 (after which the state is the same whatever came before) wait, and
+ * {@link #follow} answers them from the state the unit before ended in, when the units are merged.
+ * So a traceback cut by a part's start reads as it does in one pass.
  */
 final class Tracebacks {
   private static final byte[] HEADER = ascii("Traceback (most recent call last):");
+  /** Lines that may wait; past them a unit answers from its own start (a hostile run of indented lines). */
+  static final int MAX_WAITING = 4096;
+  private static final int HEADER_BIT = 1;
+  private static final int RAISES_BIT = 2; // an exception's line that is evidence if it ends a traceback
+  private static final int INDENT_SHIFT = 2;
+  /** Waiting exception lines whose text is kept: a hostile run of long ones costs no more memory. */
+  private static final int WAITING_TEXTS = EvidenceList.KEEP;
 
   private boolean open;
   private int headerIndent; // the blanks and quoting before the open traceback's header
+  private boolean waits; // the lines fed wait for the unit before (continuing() and no line at indent 0 yet)
+  private int[] waiting = new int[0]; // per waiting line: indent << 2 | RAISES_BIT | HEADER_BIT
+  private int waitingCount;
+  private int candidate = -1; // the last line fed, if it waits and is an exception's line
+  private int[] textAt = new int[WAITING_TEXTS]; // which waiting lines' evidence is kept
+  private final Evidence[] texts = new Evidence[WAITING_TEXTS];
+  private int textCount;
+
+  /** The unit continues an input: its first lines' answers wait for the state the unit before ended in. */
+  void continuing() {
+    waits = true;
+  }
 
   /**
    * Whether the line whose text is [t, e), after {@code indent} bytes of blanks or a paste's quoting,
    * is the exception's line that ends an open traceback. Every line that no NCCL reader took is to be
-   * given, in order (the state moves with each).
+   * given, in order (the state moves with each). False for a line whose answer waits: then {@link
+   * #waitingException} says whether it may be one.
    */
   boolean raisedAt(byte[] b, int t, int e, int indent) {
+    candidate = -1;
+    if (waits) {
+      wait(b, t, e, indent);
+    }
     if (t >= e || open && indent > headerIndent) {
       return false; // a frame, its source line or carets; a quoted blank line
     }
     boolean wasOpen = open;
     open = b[t] == 'T' && startsWith(b, t, e, HEADER) && blankFrom(b, t + HEADER.length, e);
     headerIndent = indent;
-    return wasOpen && !open && exceptionLine(b, t, e);
+    return wasOpen && !open && exceptionLine(b, t, e) && candidate < 0;
+  }
+
+  private void wait(byte[] b, int t, int e, int indent) {
+    if (t >= e) {
+      return; // a line with no text (quoting alone) moves no state, whatever came before
+    }
+    boolean header = b[t] == 'T' && startsWith(b, t, e, HEADER) && blankFrom(b, t + HEADER.length, e);
+    if (waitingCount == waiting.length) {
+      waiting = Arrays.copyOf(waiting, Math.max(16, 2 * waitingCount));
+    }
+    int at = Math.min(indent, Integer.MAX_VALUE >>> INDENT_SHIFT);
+    waiting[waitingCount] = at << INDENT_SHIFT | (header ? HEADER_BIT : 0);
+    if (!header && exceptionLine(b, t, e)) {
+      candidate = waitingCount;
+    }
+    waitingCount++;
+    // at indentation 0 the state no longer depends on the lines before; past the limit, it is taken so
+    if (indent == 0 || waitingCount == MAX_WAITING) {
+      waits = false;
+    }
+  }
+
+  /** Whether the last line fed is an exception's line whose answer waits for the unit before. */
+  boolean waitingException() {
+    return candidate >= 0;
+  }
+
+  /** The last line fed, a {@link #waitingException}, is evidence if it turns out to end a traceback. */
+  void waitWith(EvidenceSlot slot) {
+    waiting[candidate] |= RAISES_BIT;
+    if (textCount < WAITING_TEXTS) {
+      textAt[textCount] = candidate;
+      texts[textCount++] = slot.current();
+    }
+  }
+
+  /**
+   * Follows this unit (the input so far) with {@code next}, the unit after it: its waiting lines are
+   * answered from the state this one ended in, each exception that ends a traceback recorded in
+   * {@code into} (its line shifted by {@code off}, the lines before {@code next}); then this one's
+   * state is where {@code next} ends.
+   */
+  void follow(Tracebacks next, EvidenceList into, long off) {
+    boolean o = open;
+    int h = headerIndent;
+    int text = 0;
+    for (int i = 0; i < next.waitingCount; i++) {
+      int r = next.waiting[i];
+      int indent = r >>> INDENT_SHIFT;
+      while (text < next.textCount && next.textAt[text] < i) {
+        text++;
+      }
+      if (o && indent > h) {
+        continue;
+      }
+      boolean wasOpen = o;
+      o = (r & HEADER_BIT) != 0;
+      h = indent;
+      if (wasOpen && !o && (r & RAISES_BIT) != 0) {
+        boolean kept = text < next.textCount && next.textAt[text] == i;
+        into.add(kept && into.count() < EvidenceList.KEEP ? next.texts[text].withLineOffset(off) : null);
+      }
+    }
+    if (next.waits) {
+      open = o; // every line of next waited: where they led is where it ends
+      headerIndent = h;
+    } else {
+      open = next.open;
+      headerIndent = next.headerIndent;
+    }
   }
 
   /** "name(.name)*" then ": " and a message, or the line's end. */
