@@ -186,6 +186,28 @@ def k_warn_new(rnd, pf):
     ])
 
 
+def k_warn_garbage(rnd, pf):
+    """Failed completions as a failing job prints them on every rank (spec 4.7, real logs of the
+    corpus): the status is one of a few, but the opcode and length are whatever the work completion
+    held after the error (opcode=32656 len=32659), so every line is a text never seen before."""
+    p = pf.pick()
+    rank = p[4]
+    peer = pf.peer(p)
+    addr = peer.split("<")[0]
+    status = rnd.choice([12, 12, 5, 13])
+    vendor = rnd.choice([129, 249, 244, 81])
+    opcode = rnd.choice([0, 0, 32616, 32656, 129, rnd.randrange(1 << 16)])
+    length = rnd.choice([0, 65536, rnd.randrange(1 << 20), rnd.randrange(1 << 31)])
+    gids = f" localGid ::ffff:10.{rank % 250}.0.{rank % 8 + 1} remoteGids::ffff:{addr}"
+    return pf.info(p, "WARN") + rnd.choice([
+        f"NET/IB : Got completion from peer {peer} with error {status}, opcode {opcode}, len {length}, vendor err {vendor}",
+        f"NET/IB : Got completion from peer {peer} with status={status} opcode={opcode} len={length} vendor err {vendor} "
+        f"(Recv){gids}",
+        f"NET/IB: Got completion from peer {peer} with status={status} opcode={opcode} len={length} vendor err {vendor} "
+        f"(Recv){gids} hca mlx5_{p[3]}",
+    ])
+
+
 UNWIND_FILES = ["transport/net.cc", "proxy.cc", "transport.cc", "init.cc", "group.cc", "enqueue.cc",
                 "misc/socket.cc", "bootstrap.cc", "transport/net_ib.cc", "misc/ibvwrap.cc", "channel.cc"]
 
@@ -566,7 +588,7 @@ class _Fixed:
 
 KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
-    "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
+    "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "warn-garbage": k_warn_garbage, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
     "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "short-lines": k_short,
     "many-hosts": k_hosts,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,

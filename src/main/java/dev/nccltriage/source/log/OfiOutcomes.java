@@ -52,11 +52,8 @@ final class OfiOutcomes {
 
   /** As {@link PeerAddresses#formServes}, for a NET/OFI text's outcome. */
   static boolean formServes(Outcome ofForm, String original) {
-    if (!PeerAddresses.hasDigit(ofForm.detail())) {
-      return true;
-    }
     Outcome other = classify(PeerAddresses.maskedOtherwise(original));
-    return other.kind() == ofForm.kind() && ofForm.detail().equals(other.detail());
+    return other.kind() == ofForm.kind() && java.util.Objects.equals(ofForm.detail(), other.detail());
   }
 
   /** What a NET/OFI text means: each expression behind its literal. */

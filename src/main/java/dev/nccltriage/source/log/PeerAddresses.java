@@ -7,12 +7,14 @@ import java.util.function.Function;
 
 
 /**
- * IPv4 peer addresses and pointers in message texts ("Connect to 10.4.7.21<43117> failed", "Got
- * completion from peer 10.4.7.21<43117> with error 12", "async fatal event on QP (0x55d0c1a2b3c4)").
- * A failing job prints such a line per peer, connection or queue pair, so nearly each one is a text
- * never seen before; what it means does not depend on which peer or object it names. A text is
- * asked for with them masked, so that one answer serves them all, unless that answer quotes digits
- * that may be the masks' (a detail that may hold the address itself: {@link #formServes}): then the
+ * IPv4 peer addresses, pointers and long numbers in message texts ("Connect to 10.4.7.21<43117>
+ * failed", "async fatal event on QP (0x55d0c1a2b3c4)", "Got completion from peer 10.4.7.21<43117>
+ * with status=5 opcode=32656 len=32659"). A failing job prints such a line per peer, connection,
+ * queue pair or request (a failed completion's opcode and length are whatever the work completion
+ * held), so nearly each one is a text never seen before; what it means rarely depends on which peer,
+ * object or size it names. A text is asked for with them masked, so that one answer serves them all,
+ * unless that answer reads differently from the text masked otherwise (a detail that holds the
+ * address itself, a rank or a result read from a masked number: {@link #formServes}): then the
  * text's own answer is the one given.
  */
 final class PeerAddresses {
@@ -22,7 +24,6 @@ final class PeerAddresses {
   private static final byte[] MASK_BYTES = Bytes.ascii(MASK);
   private static final byte[] PORT_MASK_BYTES = Bytes.ascii(MASK + PORT_MASK);
   private static final byte[] POINTER_MASK_BYTES = Bytes.ascii(POINTER_MASK);
-  private static final byte[] ZERO_X = Bytes.ascii("0x");
   /** Hex digits a pointer has at least ("0x" and four): fewer could be a number NCCL prints so. */
   private static final int POINTER_DIGITS = 4;
 
@@ -30,15 +31,16 @@ final class PeerAddresses {
 
   /**
    * {@code msg} with each dotted-quad address (and its {@code <port>}) replaced by {@link #MASK}
-   * (and {@link #PORT_MASK}) and each pointer ({@code 0x} and 4 or more hex digits, a word of its
-   * own) by {@link #POINTER_MASK}; {@code msg} itself, the same object, when it holds none.
+   * (and {@link #PORT_MASK}), each pointer ({@code 0x} and 4 or more hex digits, a word of its
+   * own) by {@link #POINTER_MASK} and each other run of {@link #NUMBER_DIGITS} digits or more by as
+   * many zeros; {@code msg} itself, the same object, when it holds none.
    */
   static String masked(String msg) {
     return masked(msg, false);
   }
 
   /**
-   * {@link #masked} with other fills: the longest address and port, a 48-bit pointer. A meaning
+   * {@link #masked} with other fills: the longest address and port, a 48-bit pointer, nines. A meaning
    * read alike from a text masked both ways does not depend on what the masks hide (so it serves
    * every text of that masked form: {@link #formServes}).
    */
@@ -47,7 +49,7 @@ final class PeerAddresses {
   }
 
   private static String masked(String msg, boolean otherwise) {
-    if (msg.indexOf('.') < 0 && msg.indexOf("0x") < 0) {
+    if (msg.indexOf('.') < 0 && msg.indexOf("0x") < 0 && !hasLongNumber(msg)) {
       return msg;
     }
     // scanned as Latin-1 bytes, one per char (a copy, not a decode: what C1 does fastest); a char
@@ -59,7 +61,14 @@ final class PeerAddresses {
       if (out == null) {
         out = new StringBuilder(s.length);
       }
-      out.append(msg, copied, start(t)).append(new String(otherwise ? otherMask(t) : mask(t), StandardCharsets.ISO_8859_1));
+      out.append(msg, copied, start(t));
+      if (isNumber(t)) {
+        for (int i = start(t); i < end(t); i++) {
+          out.append(otherwise ? '9' : '0');
+        }
+      } else {
+        out.append(new String(otherwise ? otherMask(t) : mask(t), StandardCharsets.ISO_8859_1));
+      }
       copied = end(t);
     }
     return out == null ? msg : out.append(msg, copied, s.length).toString();
@@ -72,18 +81,20 @@ final class PeerAddresses {
    * ASCII runs are replaced, and no byte of a multi-byte character is ASCII.
    */
   static int maskInto(byte[] b, int from, int to, byte[] out) {
-    if (!Bytes.containsEither(b, from, to, (byte) '.', (byte) 'x')) {
-      return -1; // most texts: one pass finds that neither an address nor a pointer can be there
-    }
     int o = 0;
     int copied = from;
     for (long t = next(b, from, from, to); t >= 0; t = next(b, from, end(t), to)) {
       int start = start(t);
       System.arraycopy(b, copied, out, o, start - copied);
       o += start - copied;
-      byte[] mask = mask(t);
-      System.arraycopy(mask, 0, out, o, mask.length);
-      o += mask.length;
+      if (isNumber(t)) {
+        java.util.Arrays.fill(out, o, o + end(t) - start, (byte) '0');
+        o += end(t) - start;
+      } else {
+        byte[] mask = mask(t);
+        System.arraycopy(mask, 0, out, o, mask.length);
+        o += mask.length;
+      }
       copied = end(t);
     }
     if (copied == from) {
@@ -94,13 +105,25 @@ final class PeerAddresses {
   }
 
   // a token found: start in bits 0-29, a port after the address in bit 30, end in 31-61, a pointer
-  // in bit 62 (the sign bit stays clear: -1 is none); texts are far shorter than 2^30
+  // in bit 62, a number both (the sign bit stays clear: -1 is none); texts are far shorter than 2^30
   private static final int ADDRESS = 0;
   private static final int ADDRESS_PORT = 1;
   private static final int POINTER = 2;
+  private static final int NUMBER = 3;
+  /**
+   * Digits a number has at least to be masked: sizes, lengths, ids, process ids, a completion's
+   * garbage opcode. Fewer are left as they are: a status, an errno, a result or a small rank is what
+   * a text's meaning may quote (and a form that would vary with them would not serve anyway).
+   */
+  static final int NUMBER_DIGITS = 4;
 
   private static long token(int start, int end, int kind) {
-    return start | (long) end << 31 | (long) (kind == POINTER ? 1 : 0) << 62 | (long) (kind == ADDRESS_PORT ? 1 : 0) << 30;
+    return start | (long) end << 31 | (long) (kind == POINTER || kind == NUMBER ? 1 : 0) << 62
+        | (long) (kind == ADDRESS_PORT || kind == NUMBER ? 1 : 0) << 30;
+  }
+
+  private static boolean isNumber(long t) {
+    return (t >>> 62 & 1) != 0 && (t >>> 30 & 1) != 0;
   }
 
   private static int start(long t) {
@@ -124,34 +147,71 @@ final class PeerAddresses {
   }
 
   /**
-   * The first address or pointer in s[at, to), the text starting at {@code textStart}; -1 if none.
-   * An address's first part is the 1-3 digits before a dot, a pointer starts with "0x": only dots
-   * and that pair are looked for (by words), and what stands around each is checked.
+   * The first address, pointer or long number in s[at, to), the text starting at {@code textStart};
+   * -1 if none. One pass over the bytes: each starts with a digit that follows no digit (an address
+   * no dot either, a pointer no word byte), which is all that is looked at closer.
    */
   private static long next(byte[] s, int textStart, int at, int to) {
-    long address = -1;
-    for (int dot = Bytes.indexOfByte(s, at, to, (byte) '.'); dot >= 0 && address < 0; ) {
-      int i = dot;
-      while (i > at && dot - i < 3 && isDigit(s[i - 1])) {
-        i--;
+    for (int i = at; i < to; i++) {
+      // to the next digit, eight bytes a step: a byte x ^ '0' below 10 is one (the lowest marked
+      // byte of a word is exact: a borrow only runs upwards)
+      while (i + 8 <= to) {
+        long x = Bytes.word(s, i) ^ ZEROS;
+        long digits = (x - TENS) & ~x & HIGHS;
+        if (digits != 0) {
+          i += Long.numberOfTrailingZeros(digits) >>> 3;
+          break;
+        }
+        i += 8;
       }
-      int end = i < dot && (i == textStart || !isDigit(s[i - 1]) && s[i - 1] != '.') ? quadEnd(s, i, to) : -1;
-      if (end >= 0) {
-        int portEnd = portEnd(s, end, to);
-        address = portEnd > end ? token(i, portEnd, ADDRESS_PORT) : token(i, end, ADDRESS);
-      } else {
-        dot = Bytes.indexOfByte(s, dot + 1, to, (byte) '.');
+      if (i >= to) {
+        break;
+      }
+      if (!isDigit(s[i])) {
+        continue;
+      }
+      byte before = i == textStart ? (byte) ' ' : s[i - 1];
+      if (isDigit(before)) {
+        continue; // inside a run that started before at: none does (tokens end before a non-digit)
+      }
+      if (before != '.') {
+        int end = quadEnd(s, i, to);
+        if (end >= 0) {
+          int portEnd = portEnd(s, end, to);
+          return portEnd > end ? token(i, portEnd, ADDRESS_PORT) : token(i, end, ADDRESS);
+        }
+      }
+      if (s[i] == '0' && i + 1 < to && s[i + 1] == 'x') {
+        int end = pointerEnd(s, textStart, i, to);
+        if (end >= 0) {
+          return token(i, end, POINTER);
+        }
+      }
+      int end = i + 1;
+      while (end < to && isDigit(s[end])) {
+        end++;
+      }
+      if (end - i >= NUMBER_DIGITS) {
+        return token(i, end, NUMBER);
+      }
+      i = end; // a non-digit (or the end): no token starts there
+    }
+    return -1;
+  }
+
+  private static final long ZEROS = Bytes.broadcast((byte) '0');
+  private static final long TENS = Bytes.broadcast((byte) 10);
+  private static final long HIGHS = 0x8080808080808080L;
+
+  private static boolean hasLongNumber(String msg) {
+    int run = 0;
+    for (int i = 0; i < msg.length(); i++) {
+      run = isDigit(msg.charAt(i)) ? run + 1 : 0;
+      if (run >= NUMBER_DIGITS) {
+        return true;
       }
     }
-    int before = address < 0 ? to : start(address);
-    // by the pair "0x", not by each 'x' (a text of many x's would try each)
-    for (int z = Bytes.indexOf(s, at, before, ZERO_X); z >= 0; z = Bytes.indexOf(s, z + 1, before, ZERO_X)) {
-      int end = pointerEnd(s, textStart, z, to);
-      if (end >= 0) {
-        return token(z, end, POINTER);
-      }
-    }
-    return address;
+    return false;
   }
 
   /** End of a pointer "0x" + 4 or more hex digits at i, a word of its own; -1 if none is there. */
@@ -219,11 +279,12 @@ final class PeerAddresses {
 
   /**
    * Whether the outcome {@code ofForm} of a masked text serves every text of that form, asked with
-   * one such text, {@code original}: an outcome that quotes no digit cannot hold an address, else it
-   * must read the same from the form masked otherwise ({@link #maskedOtherwise}). Asked once a form.
+   * one such text, {@code original}: it must read the same from the form masked otherwise ({@link
+   * #maskedOtherwise}: a detail that quotes what a mask hid, or a value read from a masked number,
+   * such as a result that is success at 0, reads otherwise there). Asked once a form.
    */
   static boolean formServes(ErrorSignatures.Outcome ofForm, String original) {
-    return !quotesDigits(ofForm) || sameOutcome(ofForm, ErrorSignatures.classify(maskedOtherwise(original)));
+    return sameOutcome(ofForm, ErrorSignatures.classify(maskedOtherwise(original)));
   }
 
   /**
@@ -247,21 +308,5 @@ final class PeerAddresses {
     return a.kind() == b.kind() && Objects.equals(a.detail(), b.detail()) && Objects.equals(a.status(), b.status())
         && Objects.equals(a.pluginLoaded(), b.pluginLoaded()) && a.noVerbs() == b.noVerbs() && a.ibFailed() == b.ibFailed()
         && a.failure() == b.failure() && a.invalidRankOf() == b.invalidRankOf() && a.known() == b.known();
-  }
-
-  /** Whether a text the outcome was read from shows in it (where an address could be). */
-  static boolean quotesDigits(ErrorSignatures.Outcome o) {
-    return hasDigit(o.detail()) || hasDigit(o.pluginLoaded());
-  }
-
-  static boolean hasDigit(String s) {
-    if (s != null) {
-      for (int i = 0; i < s.length(); i++) {
-        if (isDigit(s.charAt(i))) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 }

@@ -246,7 +246,8 @@ final class RareMessages {
   }
 
   /** Which family a text belongs to: the tests of parse() in their order, on the text alone. */
-  private int route(String msg) {
+  /** The family a text goes to: words decide it, and digits only as runs of any (a masked form's route is its texts'). */
+  int route(String msg) {
     char c = msg.charAt(0);
     if (c == 'N' && msg.startsWith("NCCL version")) {
       return R_VERSION;

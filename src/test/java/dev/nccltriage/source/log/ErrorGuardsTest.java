@@ -96,7 +96,36 @@ class ErrorGuardsTest {
       "async async fatal event: x", "Got Got async event : y", "Got non-fatal async async event: z",
       "non-fatal async event, then Async event and a GID table change",
       "Got async error event on port 1 after async fatal event: QP fatal",
-      "sync event async event: nothing routine");
+      "sync event async event: nothing routine",
+      // numbers of four digits or more, masked: garbage after a failed completion, sizes, ranks, ids
+      "NET/IB : Got completion from peer 10.216.210.236<54862> with status=5 opcode=32656 len=32659 vendor err 249 (Recv)"
+          + " localGid fd00:1148:9000:5000:4:200:3:ff22 remoteGidsfd00:1148:9000:5000:4:200:3:ff1f",
+      "NET/IB: Got completion from peer 10.0.0.1<1234> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0)"
+          + " reqSize=1048576 vendor_err=129 req_type=Send localGid ::ffff:10.0.0.2 remoteGids::ffff:10.0.0.1 hca mlx5_0",
+      "NET/IB : Got completion with error 4, opcode 1, len 21845, vendor err 81",
+      "Invalid rank requested : 4100/4096",
+      "Message truncated : received 1048576 bytes instead of 4096",
+      "Call to ibv_modify_qp failed with error 11000",
+      "transport/net_ib.cc:1302 -> 1234",
+      "Cuda failure 1234 'unknown error'",
+      "NET/Plugin: Plugin load returned 1234 : libnccl-net-9999.so: cannot open shared object file",
+      "NET/OFI Unable to register memory (type = 2) for device 1234. RC: -2222, Error: Invalid argument",
+      "Error: failed to extend /dev/shm/nccl-12345 to 34210180 bytes, error: No space left on device (28)");
+
+  /** m with every run of four digits or more replaced by other digits (of another length, sometimes). */
+  static String otherNumbers(String m, java.util.Random r) {
+    java.util.regex.Matcher d = java.util.regex.Pattern.compile("\\d{4,}").matcher(m);
+    StringBuilder b = new StringBuilder();
+    while (d.find()) {
+      int n = d.group().length() + (r.nextInt(4) == 0 ? r.nextInt(3) : 0);
+      StringBuilder digits = new StringBuilder();
+      for (int i = 0; i < n; i++) {
+        digits.append((char) ('0' + r.nextInt(10)));
+      }
+      d.appendReplacement(b, digits.toString());
+    }
+    return d.appendTail(b).toString();
+  }
 
   @Test
   void guardsChangeNoAnswer() throws IOException {
@@ -122,6 +151,7 @@ class ErrorGuardsTest {
     }
     assertThat(all).hasSizeGreaterThan(10_000);
     SoftAssertions soft = new SoftAssertions();
+    java.util.Random random = new java.util.Random(7);
     int errors = 0;
     int toldFromBytes = 0;
     for (String m : all) {
@@ -139,6 +169,11 @@ class ErrorGuardsTest {
       String otherPeer = m.replaceAll("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", "192.168.201.7");
       soft.assertThat(PeerAddresses.<ErrorSignatures.Outcome>lookUp(otherPeer, ErrorSignatures::classify, PeerAddresses::formServes)).as(otherPeer)
           .isEqualTo(ErrorSignatures.classify(otherPeer));
+      // and for any numbers of four digits or more (the form's answer serves only if it reads none)
+      String otherNumbers = otherNumbers(otherPeer, random);
+      soft.assertThat(PeerAddresses.<ErrorSignatures.Outcome>lookUp(otherNumbers, ErrorSignatures::classify, PeerAddresses::formServes))
+          .as(otherNumbers).isEqualTo(ErrorSignatures.classify(otherNumbers));
+      soft.assertThat(new OfiOutcomes(16).of(otherNumbers)).as(otherNumbers).isEqualTo(OfiOutcomes.classify(otherNumbers));
       soft.assertThat(ErrorMessages.recoverable(m, true)).as(m).isEqualTo(ErrorMessages.recoverable(m, false));
       soft.assertThat(OfiOutcomes.classify(m)).as(m).isEqualTo(OfiOutcomes.classify(m, false));
       soft.assertThat(new OfiOutcomes(16).of(m)).as(m).isEqualTo(OfiOutcomes.classify(m));
@@ -156,11 +191,12 @@ class ErrorGuardsTest {
    */
   @Test
   void aKeptTextCountsAsItsOwnClassification() {
+    java.util.Random random = new java.util.Random(3);
     List<String> messages = new ArrayList<>();
     for (int round = 0; round < 3; round++) {
       for (String m : SHAPES) {
-        messages.add(m.replaceAll("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", "10.7." + round + ".9")
-            .replaceAll("0x[0-9a-f]{4,}", "0x55d0c1" + round + "b3c4"));
+        messages.add(otherNumbers(m.replaceAll("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", "10.7." + round + ".9")
+            .replaceAll("0x[0-9a-f]{4,}", "0x55d0c1" + round + "b3c4"), random));
       }
     }
     messages.add("Call to ibv_modify_qp failed with error peer 10.1.2.3<4> unreachable");
@@ -185,6 +221,41 @@ class ErrorGuardsTest {
     assertThat(kept.errors.values().stream().map(e -> e.kind + "/" + e.detail + "/" + e.status + "/" + e.evidence.count()))
         .containsExactlyElementsOf(own.errors.values().stream()
             .map(e -> e.kind + "/" + e.detail + "/" + e.status + "/" + e.evidence.count()).toList());
+  }
+
+  /**
+   * A text new to MessageTexts takes the route its masked form took for the first text of that form
+   * (RareMessages.parse): every message of the real logs and every shape goes where its masked forms
+   * go, and where the same text with other peers, pointers and long numbers goes.
+   */
+  @Test
+  void aTextsRouteIsItsMaskedFormsRoute() throws IOException {
+    Set<String> messages = new LinkedHashSet<>(SHAPES);
+    for (Path log : realLogs()) {
+      for (String line : new String(Files.readAllBytes(log), StandardCharsets.UTF_8).split("\r?\n")) {
+        for (String level : List.of("NCCL INFO ", "NCCL WARN ", "] INFO ", "] WARN ")) {
+          int at = line.indexOf(level);
+          if (at >= 0 && at + level.length() < line.length()) {
+            messages.add(line.substring(at + level.length()));
+          }
+        }
+      }
+    }
+    RareMessages rare = new RareMessages(new LogAccumulator(), new EvidenceSlot(), new MessageTexts());
+    java.util.Random random = new java.util.Random(5);
+    SoftAssertions soft = new SoftAssertions();
+    int masked = 0;
+    for (String m : messages) {
+      int route = rare.route(m);
+      String form = PeerAddresses.masked(m);
+      masked += form != m ? 1 : 0;
+      soft.assertThat(rare.route(form)).as(form).isEqualTo(route);
+      soft.assertThat(rare.route(PeerAddresses.maskedOtherwise(m))).as("otherwise: " + m).isEqualTo(route);
+      String other = otherNumbers(m.replaceAll("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", "172.16.254.3"), random);
+      soft.assertThat(rare.route(other)).as(other).isEqualTo(route);
+    }
+    soft.assertAll();
+    assertThat(masked).as("texts with something masked").isGreaterThan(100);
   }
 
   /** GuardWords' one pass finds what contains() finds, beyond ASCII too, in the text or its UTF-8 bytes. */

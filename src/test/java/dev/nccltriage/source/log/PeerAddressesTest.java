@@ -19,6 +19,17 @@ class PeerAddressesTest {
     "async fatal event on QP (0x55d0c1a2b3c4): IBV_EVENT_QP_FATAL | async fatal event on QP (0x0): IBV_EVENT_QP_FATAL",
     "comm 0x7f3a2c001230 from 10.0.0.1<5> | comm 0x0 from 0.0.0.0<0>",
     "0xdeadbeef | 0x0",
+    // numbers of four digits or more (sizes, lengths, ids, a completion's garbage opcode), digit for digit
+    "status=5 opcode=32656 len=32659 vendor err 249 | status=5 opcode=00000 len=00000 vendor err 249",
+    "Invalid rank requested : 4096/4096 | Invalid rank requested : 0000/0000",
+    "received 1048576 bytes instead of 4096 | received 0000000 bytes instead of 0000",
+    "transport/net_ib.cc:1302 -> 6 | transport/net_ib.cc:0000 -> 6",
+    "1234.1.2.3 neither | 0000.1.2.3 neither",
+    "1.2.3.4567 neither | 1.2.3.0000 neither",
+    "fe80::1%eth0<4444> | fe80::1%eth0<0000>",
+    "id0x12345678 and 0x1234abcdz | id0x00000000 and 0x0000abcdz",
+    "localGid fd00:1148:9000:5000:4:200:3:ff22 | localGid fd00:0000:0000:0000:4:200:3:ff22",
+    "12345 then 10.0.0.1<77> then 0x55d0c1a2b3c4 then 99999 | 00000 then 0.0.0.0<0> then 0x0 then 00000",
   })
   void anAddressAndItsPortAreMasked(String msg, String masked) {
     assertThat(PeerAddresses.masked(msg)).isEqualTo(masked.strip());
@@ -28,13 +39,12 @@ class PeerAddressesTest {
   @ValueSource(strings = {
     "NCCL version 2.18.1+cuda12.1", // three parts
     "1.2.3.4.5 is no address",
-    "1234.1.2.3 neither",
-    "1.2.3.4567 neither",
     "no dot at all",
-    "transport/net_ib.cc:1302 -> 6",
-    "fe80::1%eth0<4444>", // IPv6 is left as it is
+    "transport/net_ib.cc:368 -> 2", // fewer than four digits: a status, an errno, a result, a small rank
+    "fe80::1%eth0<444>", // IPv6 is left as it is
     "opcode 0x12, flags 0x1ff", // fewer than four hex digits: a number, not a pointer
-    "id0x12345678 and 0x1234abcdz", // not words of their own
+    "id0x123 and 0x1abz", // not words of their own
+    "status=12 opcode=0 len=0 vendor err 129 (Send), errno 113",
   })
   void aTextWithoutADottedQuadIsReturnedItself(String msg) {
     assertThat(PeerAddresses.masked(msg)).isSameAs(msg);
@@ -59,6 +69,26 @@ class PeerAddressesTest {
   }
 
   @Test
+  void anAnswerThatReadsAMaskedNumberIsTheTextsOwn() {
+    // the rank is read from digits a mask hides: the form's answer (rank 0000) does not serve
+    StringBuilder asked = new StringBuilder();
+    ErrorSignatures.Outcome o = lookUp("Invalid rank requested : 4100/4096", asked);
+    assertThat(o.invalidRankOf()).isEqualTo(4096);
+    assertThat(asked.toString()).isEqualTo("[Invalid rank requested : 0000/0000][Invalid rank requested : 4100/4096]");
+  }
+
+  @Test
+  void aCompletionsGarbageNumbersShareOneAnswer() {
+    // the status (two digits) is the text's; the opcode and length (garbage after an error) are masked
+    StringBuilder asked = new StringBuilder();
+    ErrorSignatures.Outcome o = lookUp("NET/IB : Got completion from peer 10.1.2.3<4> with status=5 opcode=32656 len=32659"
+        + " vendor err 249 (Recv)", asked);
+    assertThat(o.status()).isEqualTo(5);
+    assertThat(asked.toString()).isEqualTo("[NET/IB : Got completion from peer 0.0.0.0<0> with status=5 opcode=00000 len=00000"
+        + " vendor err 249 (Recv)]");
+  }
+
+  @Test
   void anAnswerWithoutDigitsServesEveryPeer() {
     StringBuilder asked = new StringBuilder();
     ErrorSignatures.Outcome o = lookUp("socketStartConnect: Connect to 10.1.2.3<4> failed : Connection refused", asked);
@@ -76,7 +106,8 @@ class PeerAddressesTest {
     "NCCL version 2.18.1+cuda12.1", "1.2.3.4.5 is no address", "1234.1.2.3 neither", "1.2.3.4567 neither",
     "no dot at all", "transport/net_ib.cc:1302 -> 6", "fe80::1%eth0<4444>", ".", "1.2.3.", "9.9.9.9",
     "1.2.3.4.x", "1.2.3.4<5>6.7.8.9", "1234.5.6.7.8", "..1.2.3.4..", "x1.2.3.4", "1.2.3.4<56",
-    "QP (0x55d0c1a2b3c4): x", "0xabc1.2.3.4 and 0xabcd1.2.3.4", "é0x1234ü", "0x1234", "x0x1234 0x", "1.2.3.4 0x12345"
+    "QP (0x55d0c1a2b3c4): x", "0xabc1.2.3.4 and 0xabcd1.2.3.4", "é0x1234ü", "0x1234", "x0x1234 0x", "1.2.3.4 0x12345",
+    "len=32659é", "ü1234", "12345 then 10.0.0.1<77> then 0x55d0c1a2b3c4 then 99999", "123", "1234", "0x12345678901234567890"
   })
   void masksOfBytesAreMasksOfTheText(String msg) {
     byte[] b = ("xx" + msg + "yy").getBytes(java.nio.charset.StandardCharsets.UTF_8);
