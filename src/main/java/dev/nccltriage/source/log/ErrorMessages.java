@@ -107,13 +107,25 @@ final class ErrorMessages {
       return classified(texts, text);
     }
     MessageTexts masks = texts.masks();
-    Known known = masks.meaning(masked) instanceof Known k ? k : null;
-    if (known == null) {
+    Object form = masks.meaning(masked);
+    Known known;
+    if (form instanceof Known k) {
+      known = k;
+    } else if (form != FORM_SEEN) {
+      // a form's first text is classified alone: a form that never comes back (an id in a detail)
+      // then costs one classification a line, not three (the form's, the form masked otherwise's,
+      // its own); its second text pays for the form's answer
+      masks.meaning(masked, FORM_SEEN);
+      return classified(texts, text);
+    } else {
       known = classified(masks, masked);
       masks.meaning(masked, known);
     }
     return servesForm(known, texts, text, null) ? known : classified(texts, text);
   }
+
+  /** {@link MessageTexts#meaning} of a masked text seen once: its answer not yet asked for. */
+  private static final Object FORM_SEEN = new Object();
 
   /**
    * Whether a masked text's entry serves every text of its form ({@link PeerAddresses#formServes}),
