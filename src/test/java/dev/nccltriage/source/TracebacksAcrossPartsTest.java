@@ -84,6 +84,24 @@ class TracebacksAcrossPartsTest {
     }
   }
 
+  /** A traceback left open at one input's end (a Pod's log cut short) does not run into the next input. */
+  @Test
+  void aTracebackOpenAtAnInputsEndEndsThere() throws Exception {
+    String open = INFO + "NCCL version 2.21.5+cuda12.4\n" + "Traceback (most recent call last):\n"
+        + "  File \"/workspace/train.py\", line 3, in main\n".repeat(40);
+    String next = "ValueError: the next Pod's own line\n" + INFO + "Bootstrap : Using eth0:10.20.30.41<0>\n";
+    Files.writeString(dir.resolve("a.log"), open);
+    Files.writeString(dir.resolve("b.log"), next + next);
+    for (int threads : new int[] {1, 2, 3}) {
+      LogFacts f = new NcclLogSource(java.io.InputStream.nullInputStream(), threads, Logs.DEFAULT_MAX_LINE, 1)
+          .read(List.of("a.log", "b.log"), dir);
+      assertThat(f.evidenceFor("pythonException")).as("%d threads", threads).isEmpty();
+    }
+    Files.writeString(dir.resolve("ab.log"), open + next);
+    assertThat(parts(dir.resolve("ab.log"), 3, 1).evidenceFor("pythonException")).extracting(Evidence::text)
+        .containsExactly("ValueError: the next Pod's own line");
+  }
+
   @Test
   void streamChunksCutInsideTracebacksFindWhatOnePassFinds() throws Exception {
     for (long seed = 1; seed <= 6; seed++) {
