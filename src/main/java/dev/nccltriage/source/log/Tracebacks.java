@@ -41,7 +41,7 @@ final class Tracebacks {
   private int[] waiting = new int[0]; // per waiting line: indent << 2 | RAISES_BIT | HEADER_BIT
   private int waitingCount;
   private int candidate = -1; // the last line fed, if it waits and is an exception's line
-  private int[] textAt = new int[WAITING_TEXTS]; // which waiting lines' evidence is kept
+  private final int[] textLine = new int[WAITING_TEXTS]; // which waiting lines' evidence is kept
   private final Evidence[] texts = new Evidence[WAITING_TEXTS];
   private int textCount;
 
@@ -99,7 +99,7 @@ final class Tracebacks {
   void waitWith(EvidenceSlot slot) {
     waiting[candidate] |= RAISES_BIT;
     if (textCount < WAITING_TEXTS) {
-      textAt[textCount] = candidate;
+      textLine[textCount] = candidate;
       texts[textCount++] = slot.current();
     }
   }
@@ -117,7 +117,7 @@ final class Tracebacks {
     for (int i = 0; i < next.waitingCount; i++) {
       int r = next.waiting[i];
       int indent = r >>> INDENT_SHIFT;
-      while (text < next.textCount && next.textAt[text] < i) {
+      while (text < next.textCount && next.textLine[text] < i) {
         text++;
       }
       if (o && indent > h) {
@@ -127,7 +127,7 @@ final class Tracebacks {
       o = (r & HEADER_BIT) != 0;
       h = indent;
       if (wasOpen && !o && (r & RAISES_BIT) != 0) {
-        boolean kept = text < next.textCount && next.textAt[text] == i;
+        boolean kept = text < next.textCount && next.textLine[text] == i;
         into.add(kept && into.count() < EvidenceList.KEEP ? next.texts[text].withLineOffset(off) : null);
       }
     }
