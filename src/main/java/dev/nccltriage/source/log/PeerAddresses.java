@@ -215,7 +215,7 @@ final class PeerAddresses {
   }
 
   /** End of a pointer "0x" + 4 or more hex digits at i, a word of its own; -1 if none is there. */
-  private static int pointerEnd(byte[] s, int textStart, int i, int to) {
+  static int pointerEnd(byte[] s, int textStart, int i, int to) {
     if (s[i] != '0' || i > textStart && isWordByte(s[i - 1])) {
       return -1;
     }
@@ -227,7 +227,7 @@ final class PeerAddresses {
   }
 
   /** End of "d.d.d.d" (1-3 digits each) starting at i, not followed by another digit or ".digit"; -1 if none. */
-  private static int quadEnd(byte[] s, int i, int n) {
+  static int quadEnd(byte[] s, int i, int n) {
     int at = i;
     for (int part = 0; part < 4; part++) {
       if (part > 0) {
@@ -249,7 +249,7 @@ final class PeerAddresses {
   }
 
   /** End of "<digits>" at i, or i if there is none. */
-  private static int portEnd(byte[] s, int i, int n) {
+  static int portEnd(byte[] s, int i, int n) {
     if (i >= n || s[i] != '<') {
       return i;
     }

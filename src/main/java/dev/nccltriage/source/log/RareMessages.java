@@ -245,8 +245,10 @@ final class RareMessages {
     this.slot.record(p, kind, value);
   }
 
-  /** Which family a text belongs to: the tests of parse() in their order, on the text alone. */
-  /** The family a text goes to: words decide it, and digits only as runs of any (a masked form's route is its texts'). */
+  /**
+   * Which family a text belongs to: the tests of parse() in their order, on the text alone. Words
+   * decide it, and digits only as runs of any, so a masked form's route is its texts'.
+   */
   int route(String msg) {
     char c = msg.charAt(0);
     if (c == 'N' && msg.startsWith("NCCL version")) {

@@ -67,7 +67,7 @@ final class Tracebacks {
     boolean wasOpen = open;
     open = b[t] == 'T' && startsWith(b, t, e, HEADER) && blankFrom(b, t + HEADER.length, e);
     headerIndent = indent;
-    return wasOpen && !open && exceptionLine(b, t, e) && candidate < 0;
+    return wasOpen && !open && candidate < 0 && exceptionLine(b, t, e); // a waiting line's answer waits
   }
 
   private void wait(byte[] b, int t, int e, int indent) {

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 /**
  * PeerAddresses' one pass over a text finds the tokens that a plain search for each kind in turn
  * finds (the first address by its dots, a pointer before it by its "0x", a long number before
- * both): on texts made of the bytes that decide, in every order.
+ * both): on texts made of the bytes that decide, in every order. What makes a token (its end) is
+ * PeerAddresses' own; the order the tokens are found in is the model's.
  */
 class PeerAddressesModelTest {
   private static final byte[] ALPHABET = "0123456789..........xxx<<>>  af_z-".getBytes(StandardCharsets.US_ASCII);
@@ -58,9 +59,9 @@ class PeerAddressesModelTest {
       while (i > at && dot - i < 3 && isDigit(s[i - 1])) {
         i--;
       }
-      int end = i < dot && (i == 0 || !isDigit(s[i - 1]) && s[i - 1] != '.') ? quadEnd(s, i, to) : -1;
+      int end = i < dot && (i == 0 || !isDigit(s[i - 1]) && s[i - 1] != '.') ? PeerAddresses.quadEnd(s, i, to) : -1;
       if (end >= 0) {
-        int portEnd = portEnd(s, end, to);
+        int portEnd = PeerAddresses.portEnd(s, end, to);
         address = portEnd > end ? new long[] {i, portEnd, 1} : new long[] {i, end, 0};
       } else {
         dot = indexOf(s, dot + 1, to, '.');
@@ -69,7 +70,7 @@ class PeerAddressesModelTest {
     int before = address == null ? to : (int) address[0];
     long[] found = address;
     for (int z = indexOfZeroX(s, at, before); z >= 0; z = indexOfZeroX(s, z + 1, before)) {
-      int end = pointerEnd(s, z, to);
+      int end = PeerAddresses.pointerEnd(s, 0, z, to);
       if (end >= 0) {
         found = new long[] {z, end, 2};
         before = z;
@@ -109,54 +110,7 @@ class PeerAddressesModelTest {
     return -1;
   }
 
-  private static int pointerEnd(byte[] s, int i, int to) {
-    if (i > 0 && isWordByte(s[i - 1])) {
-      return -1;
-    }
-    int at = i + 2;
-    while (at < to && (isDigit(s[at]) || s[at] >= 'a' && s[at] <= 'f' || s[at] >= 'A' && s[at] <= 'F')) {
-      at++;
-    }
-    return at - i - 2 >= 4 && (at == to || !isWordByte(s[at])) ? at : -1;
-  }
-
-  private static int quadEnd(byte[] s, int i, int n) {
-    int at = i;
-    for (int part = 0; part < 4; part++) {
-      if (part > 0) {
-        if (at >= n || s[at] != '.') {
-          return -1;
-        }
-        at++;
-      }
-      int start = at;
-      while (at < n && isDigit(s[at]) && at - start < 4) {
-        at++;
-      }
-      if (at == start || at - start > 3) {
-        return -1;
-      }
-    }
-    boolean longer = at < n && (isDigit(s[at]) || s[at] == '.' && at + 1 < n && isDigit(s[at + 1]));
-    return longer ? -1 : at;
-  }
-
-  private static int portEnd(byte[] s, int i, int n) {
-    if (i >= n || s[i] != '<') {
-      return i;
-    }
-    int at = i + 1;
-    while (at < n && isDigit(s[at])) {
-      at++;
-    }
-    return at > i + 1 && at < n && s[at] == '>' ? at + 1 : i;
-  }
-
   private static boolean isDigit(byte c) {
     return c >= '0' && c <= '9';
-  }
-
-  private static boolean isWordByte(byte c) {
-    return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
   }
 }
