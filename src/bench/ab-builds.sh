@@ -12,7 +12,8 @@
 # its own launcher trains for it: a jar copied elsewhere does not match an archive dumped for
 # another path, and the JVM then silently runs without one.
 #
-# Environment: AB_ROUNDS (default 12). Output: one line per round (A ms, B ms, B-A ms), then the
+# Environment: AB_ROUNDS (default 12); AB_PIPE=FILE feeds FILE to each run through a pipe (`cat FILE |`,
+# as `kubectl logs ... | nccl-triage log -` does; the arguments then say `-`). Output: one line per round (A ms, B ms, B-A ms), then the
 # medians. Exit: 0, or 2 for a setup problem. Runs whose command fails are timed all the same
 # (exit 1 is a finding, not an error); their stderr is in bench-out/ab/{a,b}.stderr.
 set -euo pipefail
@@ -29,6 +30,8 @@ shift 3
 [[ -f $JAR_A ]] || die2 "$JAR_A: no such jar"
 [[ -f $JAR_B ]] || die2 "$JAR_B: no such jar"
 ROUNDS=${AB_ROUNDS:-12}
+PIPE=${AB_PIPE:-}
+[[ -z $PIPE || -f $PIPE ]] || die2 "AB_PIPE: $PIPE: no such file"
 [[ $ROUNDS =~ ^[0-9]+$ && $ROUNDS -gt 0 ]] || die2 "AB_ROUNDS must be a positive integer (got '$ROUNDS')"
 command -v java > /dev/null 2>&1 || die2 "java not found on PATH"
 
@@ -54,7 +57,11 @@ make_root "$OUT/b" "$JAR_B"
 one() {
   local s e
   s=$(date +%s%N)
-  (cd "$ROOT" && "$OUT/$1/dist/bin/nccl-triage" "${@:2}" > /dev/null 2> "$OUT/$1.stderr") || :
+  if [[ -n $PIPE ]]; then
+    (cd "$ROOT" && cat "$PIPE" | "$OUT/$1/dist/bin/nccl-triage" "${@:2}" > /dev/null 2> "$OUT/$1.stderr") || :
+  else
+    (cd "$ROOT" && "$OUT/$1/dist/bin/nccl-triage" "${@:2}" > /dev/null 2> "$OUT/$1.stderr") || :
+  fi
   e=$(date +%s%N)
   echo $(((e - s) / 1000000))
 }

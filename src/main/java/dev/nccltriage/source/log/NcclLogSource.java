@@ -6,7 +6,6 @@ import dev.nccltriage.facts.LogFacts;
 import dev.nccltriage.source.log.LogUnit.Chunk;
 import dev.nccltriage.source.log.LogUnit.Part;
 import dev.nccltriage.source.log.LogUnit.Whole;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.FileChannel;
@@ -240,7 +239,7 @@ public final class NcclLogSource {
     }
     if (u instanceof Chunk c) {
       try {
-        return lines(c.name(), new ByteArrayInputStream(c.bytes(), 0, c.length()), w, !c.first());
+        return chunk(c, w);
       } catch (IOException e) {
         throw LogStreams.readError(c.name(), e);
       } finally {
@@ -250,7 +249,7 @@ public final class NcclLogSource {
     Whole whole = (Whole) u;
     InputStream in = open(whole);
     try {
-      return lines(whole.name(), LogStreams.decompressed(whole.name(), in), w, false);
+      return lines(whole.name(), LogStreams.decompressed(whole.name(), in), w);
     } catch (IOException e) {
       throw LogStreams.readError(whole.name(), e);
     } finally {
@@ -268,14 +267,21 @@ public final class NcclLogSource {
     return w.path() == null ? stdin : LogStreams.open(w.name(), w.path());
   }
 
-  /** {@code continuing}: the lines continue the input's lines before them (a stream's later chunk). */
-  private LogAccumulator lines(String name, InputStream in, OrderedPool.Worker w, boolean continuing)
-      throws IOException {
+  /** A whole input, read as a stream. */
+  private LogAccumulator lines(String name, InputStream in, OrderedPool.Worker w) throws IOException {
     LogAccumulator acc = new LogAccumulator(limits);
-    if (continuing) {
+    w.reader().read(in, Long.MAX_VALUE, new LogParser(acc, name, w.prefixes()));
+    acc.processes.onEvict(null); // the worker's prefix cache goes on to another unit
+    return acc;
+  }
+
+  /** A stream's chunk, read where it lies. */
+  private LogAccumulator chunk(Chunk c, OrderedPool.Worker w) throws IOException {
+    LogAccumulator acc = new LogAccumulator(limits);
+    if (!c.first()) {
       acc.tracebacks.continuing();
     }
-    w.reader().read(in, Long.MAX_VALUE, new LogParser(acc, name, w.prefixes()));
+    w.reader().read(c.bytes(), c.length(), new LogParser(acc, c.name(), w.prefixes()));
     acc.processes.onEvict(null); // the worker's prefix cache goes on to another unit
     return acc;
   }
