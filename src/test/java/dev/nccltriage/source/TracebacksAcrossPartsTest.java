@@ -60,6 +60,57 @@ class TracebacksAcrossPartsTest {
     return b.toString();
   }
 
+  /**
+   * Two Pods' logs as {@code kubectl logs -f --prefix} prints them, line by line into each other:
+   * {@link #log} for the first, and for the second its progress ("step", and "Epoch: N", which reads
+   * like an exception's line) with, if {@code tracebacks}, its own tracebacks.
+   */
+  private static String interleaved(long seed, boolean tracebacks) {
+    Random r = new Random(seed);
+    String[] first = log(seed).split("\n");
+    java.util.List<String> second = new java.util.ArrayList<>();
+    for (int k = 0; second.size() < first.length; k++) {
+      second.add(r.nextBoolean() ? "step " + k + " loss 0.5" : "Epoch: " + k);
+      if (tracebacks && r.nextInt(9) == 0) {
+        second.add("Traceback (most recent call last):");
+        second.add("  File \"/workspace/eval.py\", line " + k + ", in run");
+        second.add("Other" + seed + "x" + k + ": of w-1");
+      }
+    }
+    StringBuilder b = new StringBuilder();
+    int i = 0;
+    int j = 0;
+    while (i < first.length || j < second.size()) {
+      if (j == second.size() || i < first.length && r.nextBoolean()) {
+        b.append("[pod/w-0/trainer] ").append(first[i++]).append('\n');
+      } else {
+        b.append("[pod/w-1/trainer] ").append(second.get(j++)).append('\n');
+      }
+    }
+    return b.toString();
+  }
+
+  /** kubectl -f over two Pods, cut anywhere: one Pod's lines between the other's traceback's leave it open. */
+  @Test
+  void interleavedPodsCutAnywhereFindWhatOnePassFinds() throws Exception {
+    for (long seed = 1; seed <= 8; seed++) {
+      for (boolean both : new boolean[] {false, true}) {
+        Path file = Files.writeString(dir.resolve("i" + seed + both + ".log"), interleaved(seed, both));
+        LogFacts one = parts(file, 1, Long.MAX_VALUE);
+        if (!both) {
+          String mark = "Error" + seed + "x";
+          assertThat(one.evidenceFor("pythonException")).extracting(Evidence::text)
+              .as("seed %d", seed).hasSize(3).allMatch(t -> t.contains(mark));
+        }
+        for (int threads : new int[] {2, 3, 8}) {
+          ParallelChunksTest.assertSameFacts(parts(file, threads, 1), one, "seed " + seed + ", " + threads + " threads");
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        ParallelChunksTest.assertSameFacts(stdin(bytes, 3, 250), stdin(bytes, 1, 250), "seed " + seed + ", chunks");
+      }
+    }
+  }
+
   private static LogFacts parts(Path file, int threads, long minBytes) throws Exception {
     return Logs.parseFile(file, threads, Logs.DEFAULT_MAX_LINE, minBytes);
   }

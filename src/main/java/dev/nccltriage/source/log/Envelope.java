@@ -112,6 +112,68 @@ final class Envelope {
   }
 
   /**
+   * A hash of what names the source of the line at s among the wrappers {@link #afterWrappers} cuts
+   * (and srun's padded label after them): kubectl's pod and container, syslog's or journald's
+   * sender (host, tag and pid), Ray's worker, a rank's tag or label. Their times are left out: they
+   * change from line to line, the source does not. 0 when none names a source (no wrapper, or a
+   * time alone). Lines that several processes print into one stream (kubectl {@code -f} over
+   * several Pods, a launcher's ranks) are told apart by it.
+   */
+  static int sourceKey(byte[] b, int s, int e) {
+    if (s >= e) {
+      return 0;
+    }
+    int h = 0;
+    int i = s;
+    byte c = b[s];
+    if (c > 0 && WRAPPER_START[c]) {
+      if (SyslogHeader.mayStart(c)) {
+        int time = SyslogHeader.timeEnd(b, s, e);
+        if (time >= 0) {
+          i = SyslogHeader.afterSender(b, time + 1, e);
+          h = hash(h, b, time + 1, i);
+        }
+      } else {
+        int t = c == '[' ? afterPod(b, s, e) : s;
+        h = hash(h, b, s, t);
+        i = afterTimestamp(b, t, e);
+        int sender = i > t ? SyslogHeader.afterSender(b, i, e) : i;
+        h = hash(h, b, i, sender);
+        i = sender;
+      }
+      if (i < e && b[i] == '(') {
+        int ray = afterRay(b, i, e);
+        h = hash(h, b, i, ray);
+        i = ray;
+      }
+      if (i < e && b[i] == '[') {
+        int tag = afterTag(b, i, e);
+        h = hash(h, b, i, tag);
+        i = tag;
+      } else if (i < e && Bytes.isDigit(b[i])) {
+        int label = afterLabel(b, i, e);
+        h = hash(h, b, i, label);
+        i = label;
+      }
+    }
+    if (i < e && b[i] == ' ') {
+      h = hash(h, b, i, afterLabel(b, i, e)); // srun's label, padded
+    }
+    return h;
+  }
+
+  /** h followed by b[from, to) (h if that is empty); never 0 after a byte. */
+  private static int hash(int h, byte[] b, int from, int to) {
+    if (from >= to) {
+      return h;
+    }
+    for (int i = from; i < to; i++) {
+      h = 31 * h + b[i];
+    }
+    return h == 0 ? 1 : h;
+  }
+
+  /**
    * After the blanks and the quoting a paste puts before a line (markdown's "> ", a table's "| ",
    * a list's "- " or "* ", code's backquote), and what wraps the line inside them (a timestamp
    * column: CloudWatch's "| time | message |"); s if there is none. NCCL's messages start with none

@@ -216,7 +216,7 @@ final class LogParser implements LineSink {
     acc.unplaced++;
     boolean known = textOf == b && textFrom == s;
     int t = known ? textAt : s;
-    boolean raised = tracebacks.raisedAt(b, t, e, known ? textIndent : 0);
+    boolean raised = tracebacks.raisedAt(b, s, t, e, known ? textIndent : 0);
     boolean crash = crashOf == b && crashFrom == s && crashTo == e ? crashFound : CrashMarkers.isCrash(b, s, e);
     if (crash) {
       failure(b, s, e);

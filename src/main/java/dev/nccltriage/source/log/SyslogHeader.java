@@ -23,25 +23,31 @@ final class SyslogHeader {
    * second), and after the sender that follows it, if one does; else s.
    */
   static int afterTime(byte[] b, int s, int e) {
+    int i = timeEnd(b, s, e);
+    return i >= 0 ? afterSender(b, i + 1, e) : s;
+  }
+
+  /** The space after {@code Mmm dd hh:mm:ss} (and any fraction) at s; -1 if none is there. */
+  static int timeEnd(byte[] b, int s, int e) {
     if (e - s < 16 || b[s + 3] != ' ' || !month(b, s)) {
-      return s;
+      return -1;
     }
     int d = s + 4;
     if (!(b[d] == ' ' || Bytes.isDigit(b[d])) || !Bytes.isDigit(b[d + 1]) || b[d + 2] != ' ') {
-      return s;
+      return -1;
     }
     int t = d + 3;
     for (int i = 0; i < 8; i++) {
       boolean colon = i == 2 || i == 5;
       if (colon ? b[t + i] != ':' : !Bytes.isDigit(b[t + i])) {
-        return s;
+        return -1;
       }
     }
     int i = t + 8;
     if (i < e && b[i] == '.') {
       i = Bytes.skipDigits(b, i + 1, Math.min(e, i + 11));
     }
-    return i < e && b[i] == ' ' ? afterSender(b, i + 1, e) : s;
+    return i < e && b[i] == ' ' ? i : -1;
   }
 
   private static boolean month(byte[] b, int s) {

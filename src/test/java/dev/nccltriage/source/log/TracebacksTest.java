@@ -19,12 +19,20 @@ class TracebacksTest {
     List<String> out = new ArrayList<>();
     for (String line : lines) {
       byte[] b = line.getBytes(StandardCharsets.UTF_8);
-      int at = Envelope.afterQuoting(b, 0, b.length);
-      if (t.raisedAt(b, at, b.length, at)) {
-        out.add(line.substring(at));
+      int[] text = text(b);
+      if (t.raisedAt(b, 0, text[0], b.length, text[1])) {
+        out.add(line.substring(text[0]));
       }
     }
     return out;
+  }
+
+  /** Where the line's text starts and its indentation, as the parser finds them (LogParser.textAfter). */
+  private static int[] text(byte[] b) {
+    int k = Envelope.afterWrappers(b, 0, b.length);
+    int m = k < b.length && b[k] == ' ' ? Envelope.afterLabel(b, k, b.length) : k;
+    int t = Envelope.afterQuoting(b, m, b.length);
+    return new int[] {t, t - m};
   }
 
   /**
@@ -42,12 +50,12 @@ class TracebacksTest {
     slot.source = "x.log";
     for (int i = 0; i < lines.length; i++) {
       byte[] b = lines[i].getBytes(StandardCharsets.UTF_8);
-      int at = Envelope.afterQuoting(b, 0, b.length);
+      int[] text = text(b);
       Tracebacks t = i < cut ? first : second;
-      if (t.raisedAt(b, at, b.length, at)) {
-        (i < cut ? out : later).add(lines[i].substring(at));
+      if (t.raisedAt(b, 0, text[0], b.length, text[1])) {
+        (i < cut ? out : later).add(lines[i].substring(text[0]));
       } else if (t.waitingException()) {
-        slot.at(b, at, b.length, i + 1);
+        slot.at(b, text[0], b.length, i + 1);
         t.waitWith(slot);
       }
     }
@@ -76,7 +84,47 @@ class TracebacksTest {
         new String[] {"Traceback (most recent call last):", "  File \"a.py\", line 1, in f", "step 100 loss 0.5",
             "ValueError: later"},
         new String[] {"  File \"a.py\", line 1, in f", "    x()", "  ValueError: not after a header", "  Traceback (most recent call last):",
-            "      File \"a.py\", line 9, in z", "  TypeError: after an indented one", "RuntimeError: closed already"});
+            "      File \"a.py\", line 9, in z", "  TypeError: after an indented one", "RuntimeError: closed already"},
+        interleavedPods(), interleavedRanks(), interleavedSenders(),
+        // both Pods' tracebacks at once: the later header takes over (one state), its exception is found
+        new String[] {"[pod/w-0/t] Traceback (most recent call last):", "[pod/w-1/t] Traceback (most recent call last):",
+            "[pod/w-0/t]   File \"a.py\", line 1, in f", "[pod/w-1/t]   File \"a.py\", line 1, in f",
+            "[pod/w-0/t] ValueError: w-0's", "[pod/w-1/t] ValueError: w-1's", "[pod/w-0/t] KeyError: after it"});
+  }
+
+  /**
+   * kubectl logs -f --prefix over two Pods: the other Pod's lines fall between one Pod's traceback's
+   * (its progress, its own exception-like "Name: text" lines, a line of its own at indentation 0).
+   */
+  private static String[] interleavedPods() {
+    return new String[] {"[pod/w-0/t] Traceback (most recent call last):", "[pod/w-1/t] step 100 loss 0.5",
+        "[pod/w-0/t]   File \"a.py\", line 1, in f", "[pod/w-1/t] Epoch: 3", "[pod/w-0/t]     x()",
+        "[pod/w-1/t] 2026-12-05T10:00:00Z step 101", "[pod/w-0/t] ValueError: w-0's, among w-1's lines",
+        "[pod/w-0/t] Traceback (most recent call last):", "[pod/w-0/t]   File \"a.py\", line 2, in g",
+        "[pod/w-0/t] step 7 of w-0: its own line closes it", "[pod/w-0/t] KeyError: not after frames"};
+  }
+
+  /** torchrun --tee's and PyTorch's rank tags, and srun's labels, name the ranks whose lines interleave. */
+  private static String[] interleavedRanks() {
+    return new String[] {"[default0]:Traceback (most recent call last):", "[default1]:iteration 5",
+        "[default0]:  File \"a.py\", line 1, in f", "[default1]:Loss: 0.1", "[default0]:RuntimeError: rank 0's",
+        "3: Traceback (most recent call last):", "12: step 9", "3:   File \"b.py\", line 4, in h",
+        "12: Throughput: 100", "3: OSError: task 3's"};
+  }
+
+  /** journald's senders (host, tag and pid), each line with its own time. */
+  private static String[] interleavedSenders() {
+    return new String[] {"Dec  5 10:00:00 gpu-1 python3[100]: Traceback (most recent call last):",
+        "Dec  5 10:00:00 gpu-1 python3[101]: Epoch: 2", "Dec  5 10:00:01 gpu-1 python3[100]:   File \"a.py\", line 1, in f",
+        "Dec  5 10:00:01 gpu-1 python3[101]: step 3", "Dec  5 10:00:02 gpu-1 python3[100]: TypeError: pid 100's"};
+  }
+
+  @Test
+  void anotherSourcesLinesLeaveATracebackOpen() {
+    assertThat(raised(interleavedPods())).containsExactly("ValueError: w-0's, among w-1's lines");
+    assertThat(raised(interleavedRanks())).containsExactly("RuntimeError: rank 0's", "OSError: task 3's");
+    assertThat(raised(interleavedSenders())).containsExactly("TypeError: pid 100's");
+    assertThat(raised(sequences().get(9))).containsExactly("ValueError: w-1's");
   }
 
   /** Cut anywhere, a traceback's exception is found as one pass finds it. */
@@ -106,7 +154,8 @@ class TracebacksTest {
     Tracebacks[] units = {a, a, b, b, b, c};
     for (int i = 0; i < lines.length; i++) {
       byte[] bytes = lines[i].getBytes(StandardCharsets.UTF_8);
-      assertThat(units[i].raisedAt(bytes, 0, bytes.length, Envelope.afterQuoting(bytes, 0, bytes.length))).isFalse();
+      int[] text = text(bytes);
+      assertThat(units[i].raisedAt(bytes, 0, text[0], bytes.length, text[1])).isFalse();
       if (units[i].waitingException()) {
         slot.at(bytes, 0, bytes.length, i + 1);
         units[i].waitWith(slot);
