@@ -56,6 +56,7 @@ final class Tracebacks {
   // that is no header at that indentation or less: such a line closed, or could not see, whatever
   // was open, and a later one at that indentation or deeper ends no traceback before a header)
   private Map<Integer, Integer> closedFrom;
+  private int closedUnnamed = Integer.MAX_VALUE; // the same for lines that name no source (most)
   private final int[] textLine = new int[WAITING_TEXTS]; // which waiting lines' evidence is kept
   private final Evidence[] texts = new Evidence[WAITING_TEXTS];
   private int textCount;
@@ -103,19 +104,16 @@ final class Tracebacks {
     int at = Math.min(indent, Integer.MAX_VALUE >>> INDENT_SHIFT);
     waiting[waitingCount] = at << INDENT_SHIFT | (header ? HEADER_BIT : 0);
     waitingSource[waitingCount] = from;
-    if (closedFrom == null) {
-      closedFrom = new HashMap<>();
-    }
-    Integer closed = closedFrom.get(from);
+    int closed = closedFrom(from);
     if (header) {
-      closedFrom.remove(from);
+      closeFrom(from, Integer.MAX_VALUE);
     } else {
       if (exceptionLine(b, t, e)) {
         candidate = waitingCount;
-        candidateMayRaise = closed == null || closed > at;
+        candidateMayRaise = closed > at;
       }
-      if (closed == null || closed > at) {
-        closedFrom.put(from, at);
+      if (closed > at) {
+        closeFrom(from, at);
       }
     }
     waitingCount++;
@@ -124,6 +122,25 @@ final class Tracebacks {
     if (header && indent == 0 || waitingCount == MAX_WAITING) {
       waits = false;
       closedFrom = null;
+    }
+  }
+
+  private int closedFrom(int from) {
+    if (from == 0) {
+      return closedUnnamed;
+    }
+    Integer closed = closedFrom == null ? null : closedFrom.get(from);
+    return closed == null ? Integer.MAX_VALUE : closed;
+  }
+
+  private void closeFrom(int from, int indent) {
+    if (from == 0) {
+      closedUnnamed = indent;
+    } else {
+      if (closedFrom == null) {
+        closedFrom = new HashMap<>();
+      }
+      closedFrom.put(from, indent);
     }
   }
 
