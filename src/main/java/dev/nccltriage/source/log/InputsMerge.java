@@ -47,6 +47,8 @@ final class InputsMerge {
 
   LogFacts facts() {
     close();
-    return new FactsBuilder(job == null ? new LogAccumulator() : job, stats).build();
+    LogAccumulator all = job == null ? new LogAccumulator() : job;
+    all.wrappedSignals.resolve(all.wrapperShapes, all.failures, all.frameworkFailures);
+    return new FactsBuilder(all, stats).build();
   }
 }

@@ -140,6 +140,26 @@ final class LauncherReports {
     };
   }
 
+  private static final byte[][] SIGNALS = {KILLED, ascii("Aborted"), ascii("Terminated")};
+
+  /**
+   * Where a signal's name dash reports alone ("Killed", "Aborted", "Terminated") starts, if the text
+   * [k, e) ends in one after other bytes and a boundary (a wrapper no table knows may stand before
+   * it: {@link WrappedSignals}); else -1. {@link #kind} at that position says what it reports.
+   */
+  static int signalAtEnd(byte[] b, int k, int e) {
+    if (e - k < 7 || b[e - 1] != 'd') { // each name ends in 'd'
+      return -1;
+    }
+    for (byte[] word : SIGNALS) {
+      int w = e - word.length;
+      if (w > k && startsWith(b, w, e, word) && !CrashMarkers.isNameByte(b[w - 1])) {
+        return w;
+      }
+    }
+    return -1;
+  }
+
   /** Whether the line's text is {@code word} and nothing else. */
   private static boolean alone(byte[] b, int k, int e, byte[] word) {
     return k + word.length == e && startsWith(b, k, e, word);

@@ -23,6 +23,8 @@ final class LogAccumulator {
   /** WARN lines, and the lines that show the job failing (a WARN that is not a probe's, an error unwind, a crash). */
   final EvidenceList warnings = new EvidenceList();
   final EvidenceList failures = new EvidenceList();
+  final WrapperShapes wrapperShapes = new WrapperShapes();
+  final WrappedSignals wrappedSignals = new WrappedSignals();
   /** Failure lines of each {@link FrameworkFailures} kind (rendezvous, watchdog, a rank's end, /dev/shm), at kind - 1. */
   final EvidenceList[] frameworkFailures = new EvidenceList[FrameworkFailures.EVIDENCE_KEYS.length];
 
@@ -317,6 +319,8 @@ final class LogAccumulator {
     dmabuf.addAll(o.dmabuf, off);
     warnings.addAll(o.warnings, off);
     failures.addAll(o.failures, off);
+    wrapperShapes.addAll(o.wrapperShapes);
+    wrappedSignals.addAll(o.wrappedSignals, off);
     for (int k = 0; k < frameworkFailures.length; k++) {
       frameworkFailures[k].addAll(o.frameworkFailures[k], off);
     }

@@ -58,7 +58,7 @@ final class LogParser implements LineSink {
   LogParser(LogAccumulator acc, String source, PrefixCache prefixes) {
     prefixes.clear();
     this.prefixes = prefixes;
-    this.wrappers = new UnknownWrappers(prefixes);
+    this.wrappers = new UnknownWrappers(prefixes, acc.wrapperShapes);
     this.acc = acc;
     this.tracebacks = acc.tracebacks;
     this.slot.source = source;
@@ -239,6 +239,14 @@ final class LogParser implements LineSink {
           slot.record(acc.frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1]);
         } else if (tracebacks.waitingException()) {
           tracebacks.waitWith(slot); // answered when this unit is merged after the one before
+        }
+        int w = LauncherReports.signalAtEnd(b, t, e);
+        if (w > 0) {
+          // a signal's name after a wrapper no table knows: decided once the input's are known
+          int k = Envelope.afterWrappers(b, s, e);
+          if (w > k) {
+            acc.wrappedSignals.add(WrapperShapes.normal(b, k, w), LauncherReports.kind(b, w, e), slot);
+          }
         }
       }
     }

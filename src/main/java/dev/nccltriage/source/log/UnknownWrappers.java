@@ -14,6 +14,8 @@ package dev.nccltriage.source.log;
 final class UnknownWrappers {
   private static final int MAX_SHAPE = 256;
   private final PrefixCache prefixes;
+  private final WrapperShapes shapes;
+  private int notedShape; // the last wrapper's shape noted in shapes (its hash; 0: none)
   int skew; // how far past the known wrappers the last NCCL line's unknown one ended; 0: none
   int otherSkew; // the length before, if another
   // The last such wrapper without the known ones after it on NCCL's line (NCCL's own timestamp
@@ -24,8 +26,9 @@ final class UnknownWrappers {
   boolean first; // the last line was found past such a wrapper: look there first
   int foundAt; // where find's prefix starts
 
-  UnknownWrappers(PrefixCache prefixes) {
+  UnknownWrappers(PrefixCache prefixes, WrapperShapes shapes) {
     this.prefixes = prefixes;
+    this.shapes = shapes;
   }
 
   /**
@@ -46,12 +49,26 @@ final class UnknownWrappers {
       skew = n;
       keepShape(b, k, host);
     }
-    if (!proc.wrapperVaries) {
-      int h = n;
-      for (int i = k; i < host; i++) {
-        h = 31 * h + b[i];
+    int h = n;
+    int shape = 1; // as WrapperShapes.normal sees it: a run of digits or blanks counts once
+    byte run = 0;
+    for (int i = k; i < host; i++) {
+      byte c = b[i];
+      h = 31 * h + c;
+      byte r = c >= '0' && c <= '9' ? (byte) '0' : c == ' ' || c == '\t' ? (byte) ' ' : 0;
+      if (r == 0 || r != run) {
+        shape = 31 * shape + (r == 0 ? c : r);
       }
-      h = h == 0 ? 1 : h;
+      run = r;
+    }
+    h = h == 0 ? 1 : h;
+    if (shape != notedShape && n <= MAX_SHAPE) {
+      // every wrapper shape of the unit's lines, for WrappedSignals (a line number's new digits
+      // make no new shape)
+      notedShape = shape;
+      shapes.add(b, k, shapeEnd(b, k, host));
+    }
+    if (!proc.wrapperVaries) {
       proc.wrapperVaries = proc.wrapper != 0 && proc.wrapper != h;
       proc.wrapper = h;
       varying |= proc.wrapperVaries;
@@ -69,20 +86,26 @@ final class UnknownWrappers {
       shapeLength = 0; // no wrapper: a line's own text before a record glued into it
       return;
     }
-    int end = host;
-    for (int p = k + 1; p < host; p++) {
-      byte c = b[p - 1];
-      if ((c == ' ' || c == '\t' || c == ':' || c == '|') && Envelope.afterWrappers(b, p, host) == host) {
-        end = p;
-        break;
-      }
-    }
-    int n = end - k;
+    int n = shapeEnd(b, k, host) - k;
     if (shape.length < n) {
       shape = new byte[Math.max(n, 2 * shape.length)];
     }
     System.arraycopy(b, k, shape, 0, n);
     shapeLength = n;
+  }
+
+  /**
+   * The end of [k, host) without the known wrappers that end at host (NCCL's own timestamp after
+   * stern's Pod): the first token boundary from which {@link Envelope#afterWrappers} reaches host.
+   */
+  private static int shapeEnd(byte[] b, int k, int host) {
+    for (int p = k + 1; p < host; p++) {
+      byte c = b[p - 1];
+      if ((c == ' ' || c == '\t' || c == ':' || c == '|') && Envelope.afterWrappers(b, p, host) == host) {
+        return p;
+      }
+    }
+    return host;
   }
 
   /**
