@@ -241,7 +241,7 @@ final class LogParser implements LineSink {
           tracebacks.waitWith(slot); // answered when this unit is merged after the one before
         }
         int w = LauncherReports.signalAtEnd(b, t, e);
-        if (w > 0) {
+        if (w > 0 && !acc.wrappedSignals.full()) {
           // a signal's name after a wrapper no table knows: decided once the input's are known
           int k = Envelope.afterWrappers(b, s, e);
           if (w > k) {

@@ -22,6 +22,11 @@ final class WrappedSignals {
 
   private final List<Candidate> candidates = new ArrayList<>();
 
+  /** Whether no more lines are kept (a hostile log of many such lines pays no more for them). */
+  boolean full() {
+    return candidates.size() >= MAX;
+  }
+
   /** The line (the slot's) whose text ends in a signal's name of {@code kind}, wrapped by {@code wrapper}. */
   void add(String wrapper, int kind, EvidenceSlot slot) {
     if (candidates.size() < MAX) {
