@@ -69,10 +69,10 @@ class WrappedSignalsTest {
 
   @Test
   void wordsAfterOtherTextOrWithoutSuchWrappersAreNoSignal() {
-    UnaryOperator<String> stern = l -> "trainer-worker-0 pytorch " + l;
+    UnaryOperator<String> sternLines = l -> "trainer-worker-0 pytorch " + l;
     for (String last : new String[] {"the job was Killed", "State: Terminated", "trainer-worker-0 pytorch was Killed",
         "trainer-worker-0 pytorch SomethingKilled"}) {
-      LogFacts f = Logs.parse(log(stern, null, last));
+      LogFacts f = Logs.parse(log(sternLines, null, last));
       assertThat(f.evidenceFor("failures")).as(last).isEmpty();
     }
     // the NCCL lines had no wrapper: what stands before the word is text
@@ -86,6 +86,15 @@ class WrappedSignalsTest {
     }
     assertThat(killed(Logs.parse(many + "pod-aa c Killed\n"))).isEmpty();
     assertThat(killed(Logs.parse(many.substring(0, many.indexOf("pod-ac")) + "pod-aa c Killed\n"))).hasSize(1);
+    // lines of more texts than are kept (other programs' "... Terminated"): no answer either
+    UnaryOperator<String> stern = l -> "trainer-worker-0 pytorch " + l;
+    StringBuilder texts = new StringBuilder();
+    for (int i = 0; i < 70; i++) {
+      texts.append("session ").append((char) ('a' + i % 26)).append((char) ('a' + i / 26)).append(" Terminated\n");
+    }
+    assertThat(killed(Logs.parse(log(stern, texts.toString(), "trainer-worker-0 pytorch Killed")))).isEmpty();
+    String fewer = texts.substring(0, texts.indexOf("session ac"));
+    assertThat(killed(Logs.parse(log(stern, fewer + fewer, "trainer-worker-0 pytorch Killed")))).hasSize(1);
   }
 
   @Test

@@ -245,7 +245,7 @@ final class LogParser implements LineSink {
           // a signal's name after a wrapper no table knows: decided once the input's are known
           int k = Envelope.afterWrappers(b, s, e);
           if (w > k) {
-            acc.wrappedSignals.add(WrapperShapes.normal(b, k, w), LauncherReports.kind(b, w, e), slot);
+            acc.wrappedSignals.add(b, k, w, LauncherReports.kind(b, w, e), slot);
           }
         }
       }

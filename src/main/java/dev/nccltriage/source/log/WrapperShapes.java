@@ -47,6 +47,23 @@ final class WrapperShapes {
     return !overflow && shapes.contains(shape);
   }
 
+  /** Whether b[from, to) is of that shape ({@link #normal}), read without making a String. */
+  static boolean isShape(String shape, byte[] b, int from, int to) {
+    int j = 0;
+    char run = 0;
+    for (int i = from; i < to; i++) {
+      byte c = b[i];
+      char r = Bytes.isDigit(c) ? '0' : c == ' ' || c == '\t' ? ' ' : 0;
+      if (r == 0 || r != run) {
+        if (j == shape.length() || shape.charAt(j++) != (r == 0 ? (char) (c & 0xFF) : r)) {
+          return false;
+        }
+      }
+      run = r;
+    }
+    return j == shape.length();
+  }
+
   /** b[from, to) with each run of digits as one '0' and each run of blanks as one space. */
   static String normal(byte[] b, int from, int to) {
     StringBuilder s = new StringBuilder(to - from);
