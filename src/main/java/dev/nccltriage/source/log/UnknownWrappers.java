@@ -50,18 +50,11 @@ final class UnknownWrappers {
       keepShape(b, k, host);
     }
     int h = n;
-    int shape = 1; // as WrapperShapes.normal sees it: a run of digits or blanks counts once
-    byte run = 0;
     for (int i = k; i < host; i++) {
-      byte c = b[i];
-      h = 31 * h + c;
-      byte r = c >= '0' && c <= '9' ? (byte) '0' : c == ' ' || c == '\t' ? (byte) ' ' : 0;
-      if (r == 0 || r != run) {
-        shape = 31 * shape + (r == 0 ? c : r);
-      }
-      run = r;
+      h = 31 * h + b[i];
     }
     h = h == 0 ? 1 : h;
+    int shape = WrapperShapes.hash(b, k, host);
     if (shape != notedShape && n <= MAX_SHAPE) {
       // every wrapper shape of the unit's lines, for WrappedSignals (a line number's new digits
       // make no new shape)

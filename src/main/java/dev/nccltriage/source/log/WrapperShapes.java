@@ -47,6 +47,21 @@ final class WrapperShapes {
     return !overflow && shapes.contains(shape);
   }
 
+  /** A hash of b[from, to)'s shape ({@link #normal}), made without a String. */
+  static int hash(byte[] b, int from, int to) {
+    int h = 1;
+    char run = 0;
+    for (int i = from; i < to; i++) {
+      byte c = b[i];
+      char r = Bytes.isDigit(c) ? '0' : c == ' ' || c == '\t' ? ' ' : 0;
+      if (r == 0 || r != run) {
+        h = 31 * h + (r == 0 ? c : r);
+      }
+      run = r;
+    }
+    return h;
+  }
+
   /** Whether b[from, to) is of that shape ({@link #normal}), read without making a String. */
   static boolean isShape(String shape, byte[] b, int from, int to) {
     int j = 0;
