@@ -71,6 +71,19 @@ final class Envelope {
   }
 
   /**
+   * After the known wrappers at s and those that follow them ({@link #afterWrappers} reads one of
+   * each kind, in the order a collector adds them: an mpirun tag with a torchrun tag after it is
+   * two of one kind).
+   */
+  static int afterWrapperChain(byte[] b, int s, int e) {
+    int i = s;
+    for (int n = afterWrappers(b, i, e); n > i; n = afterWrappers(b, i, e)) {
+      i = n;
+    }
+    return i;
+  }
+
+  /**
    * The first bytes of a wrapper: '[' (a Pod, a tag, NCCL's timestamp), '(' (Ray), a digit (a
    * timestamp, a task label), a month's first letter (syslog's and journald's time). Not a space:
    * blank and indented lines are many, and a label padded with spaces is constant for a task (its

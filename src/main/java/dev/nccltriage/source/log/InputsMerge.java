@@ -48,7 +48,7 @@ final class InputsMerge {
   LogFacts facts() {
     close();
     LogAccumulator all = job == null ? new LogAccumulator() : job;
-    all.wrappedSignals.resolve(all.wrapperShapes, all.failures, all.frameworkFailures);
+    all.wrappedReports.resolve(all.wrapperShapes, all.failures, all.frameworkFailures);
     return new FactsBuilder(all, stats).build();
   }
 }

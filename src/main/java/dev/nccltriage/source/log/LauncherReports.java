@@ -140,15 +140,60 @@ final class LauncherReports {
     };
   }
 
-  private static final byte[][] SIGNALS = {KILLED, ascii("Aborted"), ascii("Terminated")};
+  /** How far past the text's start a wrapper no table knows may reach ({@link UnknownWrappers}). */
+  static final int MAX_WRAPPER = 256;
+  /**
+   * How many tokens a wrapper no table knows may hold, a token being what ends in a run of blanks
+   * or colons: stern's Pod and container, compose's service and bar: two; grep -H's file name,
+   * pdsh's host: one.
+   */
+  static final int MAX_WRAPPER_TOKENS = 2;
+  /** The shortest text with a report after a wrapper: a byte, a blank and "Killed". */
+  private static final int MIN_WRAPPED = 8;
+
+  /**
+   * Where a report ({@link #kind}) starts in the text [t, e) after other bytes (a wrapper no table
+   * knows may stand before it: stern's Pod and container, compose's service, grep -H's file name,
+   * pdsh's host), which {@link WrappedReports} decides once the input's wrappers are known; else -1.
+   * A report is looked for after each of the first {@link #MAX_WRAPPER_TOKENS} tokens within {@link
+   * #MAX_WRAPPER} bytes (a wrapper is a few tokens, and the line's own words after them cost
+   * nothing), then a signal's name alone at the line's end, after any bytes.
+   */
+  static int afterOtherBytes(byte[] b, int t, int e) {
+    if (e - t < MIN_WRAPPED) {
+      return -1;
+    }
+    int end = Math.min(e, t + MAX_WRAPPER + 1);
+    int n = 0;
+    byte p = b[t];
+    // byte by byte: a token is a few bytes, fewer than a word search's set-up costs
+    for (int i = t + 1; i < end && n < MAX_WRAPPER_TOKENS; i++) {
+      byte c = b[i];
+      if (p == ' ' || p == ':') {
+        if (c != ' ' && c != ':') {
+          // past the tags a collector or launcher adds after it ("[1,0]<stdout>:", "[default0]:")
+          int r = c == '[' ? Envelope.afterWrapperChain(b, i, end) : i;
+          if (r < end && mayStart(b[r]) && kind(b, r, e) != NONE) {
+            return r;
+          }
+          n++;
+        }
+      } else if (p < ' ' && p >= 0 && p != '\t') {
+        return -1; // a control byte: binary garbage, no launcher's line
+      }
+      p = c;
+    }
+    return signalAtEnd(b, t, e);
+  }
+
+  private static final byte[][] SIGNALS = {KILLED, ABORTED, TERMINATED};
 
   /**
    * Where a signal's name dash reports alone ("Killed", "Aborted", "Terminated") starts, if the text
-   * [k, e) ends in one after other bytes and a boundary (a wrapper no table knows may stand before
-   * it: {@link WrappedSignals}); else -1. {@link #kind} at that position says what it reports.
+   * [k, e) ends in one after other bytes and a boundary; else -1.
    */
-  static int signalAtEnd(byte[] b, int k, int e) {
-    if (e - k < 7 || b[e - 1] != 'd') { // each name ends in 'd'
+  private static int signalAtEnd(byte[] b, int k, int e) {
+    if (b[e - 1] != 'd') { // each name ends in 'd'
       return -1;
     }
     for (byte[] word : SIGNALS) {

@@ -24,7 +24,7 @@ final class LogAccumulator {
   final EvidenceList warnings = new EvidenceList();
   final EvidenceList failures = new EvidenceList();
   final WrapperShapes wrapperShapes = new WrapperShapes();
-  final WrappedSignals wrappedSignals = new WrappedSignals();
+  final WrappedReports wrappedReports = new WrappedReports();
   /** Failure lines of each {@link FrameworkFailures} kind (rendezvous, watchdog, a rank's end, /dev/shm), at kind - 1. */
   final EvidenceList[] frameworkFailures = new EvidenceList[FrameworkFailures.EVIDENCE_KEYS.length];
 
@@ -320,7 +320,7 @@ final class LogAccumulator {
     warnings.addAll(o.warnings, off);
     failures.addAll(o.failures, off);
     wrapperShapes.addAll(o.wrapperShapes);
-    wrappedSignals.addAll(o.wrappedSignals, off);
+    wrappedReports.addAll(o.wrappedReports, off);
     for (int k = 0; k < frameworkFailures.length; k++) {
       frameworkFailures[k].addAll(o.frameworkFailures[k], off);
     }

@@ -49,6 +49,9 @@ final class LogParser implements LineSink {
   private ProcessState lastProcess;
   private int gluedAt = -1; // where the next record glued into the current line starts
   private final Admission admission;
+  private final WrappedReports reports;
+  private boolean parsedWrapped; // the last prefix parsed had bytes no table knows before its host
+  private boolean lastProcessWrapped; // parsedWrapped of lastProcess's prefix
 
   LogParser(LogAccumulator acc, String source) {
     this(acc, source, new PrefixCache());
@@ -61,6 +64,7 @@ final class LogParser implements LineSink {
     this.wrappers = new UnknownWrappers(prefixes, acc.wrapperShapes);
     this.acc = acc;
     this.tracebacks = acc.tracebacks;
+    this.reports = acc.wrappedReports;
     this.slot.source = source;
     this.messages = new MessageParser(acc, slot);
     this.admission = new Admission(acc, slot);
@@ -240,12 +244,12 @@ final class LogParser implements LineSink {
         } else if (tracebacks.waitingException()) {
           tracebacks.waitWith(slot); // answered when this unit is merged after the one before
         }
-        int w = LauncherReports.signalAtEnd(b, t, e);
-        if (w > 0 && !acc.wrappedSignals.full()) {
-          // a signal's name after a wrapper no table knows: decided once the input's are known
+        int w = reports.wanted() ? LauncherReports.afterOtherBytes(b, t, e) : -1;
+        if (w > 0) {
+          // a launcher's report after a wrapper no table knows: decided once the input's are known
           int k = Envelope.afterWrappers(b, s, e);
           if (w > k) {
-            acc.wrappedSignals.add(b, k, w, LauncherReports.kind(b, w, e), slot);
+            reports.add(b, k, UnknownWrappers.shapeEnd(b, k, w), LauncherReports.kind(b, w, e), slot);
           }
         }
       }
@@ -326,7 +330,9 @@ final class LogParser implements LineSink {
     if (fromPod(b, s, foundAt)) {
       slot.record(acc.kubernetes); // as record() counts every line of a Pod's
     }
-    channels.apply(prefixes.process(hit), b);
+    ProcessState proc = prefixes.process(hit);
+    channels.apply(proc, b);
+    reports.lastNccl = proc.wrapper != 0 ? WrappedReports.WRAPPED : WrappedReports.BARE;
     return nl;
   }
 
@@ -542,7 +548,7 @@ final class LogParser implements LineSink {
     if (at <= k) {
       return false;
     }
-    at = Envelope.afterWrappers(b, at, e);
+    at = Envelope.afterWrapperChain(b, at, e);
     return at != k + n && at != k + other && bareAt(b, k, at, tried, e); // (not where it was tried)
   }
 
@@ -562,6 +568,12 @@ final class LogParser implements LineSink {
       slot.record(acc.kubernetes);
     }
     ProcessState proc = known != null ? known : process(b, s, k, lvl, msg, e, glued);
+    if (!glued) {
+      // whether it had a wrapper no table knows (WrappedReports): a cached prefix's process has
+      // it noted; a parsed one's line shows it (a host outside the sample is not noted)
+      boolean wrapped = known != null ? proc.wrapper != 0 : parsedWrapped;
+      reports.lastNccl = wrapped ? WrappedReports.WRAPPED : WrappedReports.BARE;
+    }
     boolean warn = isWarn(b, lvl, msg);
     if (!warn && msg < e && (b[msg] == 'C' || b[msg] == 'R')) {
       // Channel lines are most of a large log: parse first, then look for a glued record only in
@@ -665,9 +677,11 @@ final class LogParser implements LineSink {
   private ProcessState process(byte[] b, int s, int k, int lvl, int msg, int e, boolean glued) {
     int n = lvl - s;
     if (lastProcess != null && !glued && n == lastPrefixLength && Bytes.equal(b, s, lastPrefix, n)) {
+      parsedWrapped = lastProcessWrapped;
       return lastProcess;
     }
     prefix.parse(b, s, lvl);
+    parsedWrapped = prefix.start > k && prefix.hostStart >= 0; // bytes between the wrappers and the host
     ProcessState proc = acc.processes.get(b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
     boolean outside = proc.host == null && prefix.hostStart >= 0;
     if (outside) {
@@ -693,6 +707,7 @@ final class LogParser implements LineSink {
       System.arraycopy(b, s, lastPrefix, 0, n);
       lastPrefixLength = n;
       lastProcess = proc;
+      lastProcessWrapped = parsedWrapped;
       // "NCCL INFO " and "NCCL WARN " prefixes both: a failing job repeats its WARN lines on every
       // rank; and before 2.3, "INFO " and "WARN " (a cached prefix's level is read only by isWarn).
       // After the wrappers (a timestamp, a launcher's tag), from where lookups start: the lines

@@ -56,7 +56,7 @@ final class UnknownWrappers {
     h = h == 0 ? 1 : h;
     int shape = WrapperShapes.hash(b, k, host);
     if (shape != notedShape && n <= MAX_SHAPE) {
-      // every wrapper shape of the unit's lines, for WrappedSignals (a line number's new digits
+      // every wrapper shape of the unit's lines, for WrappedReports (a line number's new digits
       // make no new shape)
       notedShape = shape;
       shapes.add(b, k, shapeEnd(b, k, host));
@@ -89,12 +89,14 @@ final class UnknownWrappers {
 
   /**
    * The end of [k, host) without the known wrappers that end at host (NCCL's own timestamp after
-   * stern's Pod): the first token boundary from which {@link Envelope#afterWrappers} reaches host.
+   * stern's Pod, an mpirun tag and a torchrun tag after it): the first token boundary from which
+   * {@link Envelope#afterWrapperChain} reaches host; host if none. A launcher's report after the
+   * same wrapper ({@link WrappedReports}) is cut the same way, with or without those wrappers.
    */
-  private static int shapeEnd(byte[] b, int k, int host) {
+  static int shapeEnd(byte[] b, int k, int host) {
     for (int p = k + 1; p < host; p++) {
       byte c = b[p - 1];
-      if ((c == ' ' || c == '\t' || c == ':' || c == '|') && Envelope.afterWrappers(b, p, host) == host) {
+      if ((c == ' ' || c == '\t' || c == ':' || c == '|') && Envelope.afterWrapperChain(b, p, host) == host) {
         return p;
       }
     }
