@@ -112,6 +112,23 @@ final class LauncherReports {
   }
 
   /**
+   * Whether a report can start with the bytes c, d (the first two of each case of {@link #kind}):
+   * one load for a byte after another program's blank, where most words start with one of those
+   * letters. A second byte is a bit of 64 (a prefilter: kind decides).
+   */
+  static boolean mayStart(byte c, byte d) {
+    return c > 0 && (SECOND[c] >>> d & 1) != 0;
+  }
+
+  private static final long[] SECOND = new long[128];
+
+  static {
+    for (String pair : new String[] {"sr", "sl", "= ", "YO", "Ki", "Ab", "ap", "OR", "ER", "Er", "Te", "te", "Pr", "PR", "co"}) {
+      SECOND[pair.charAt(0)] |= 1L << pair.charAt(1);
+    }
+  }
+
+  /**
    * What the line whose text starts at k (past its wrappers) reports: {@link #NONE}, {@link
    * #FAILED}, or a {@link FrameworkFailures} kind.
    */
@@ -160,31 +177,39 @@ final class LauncherReports {
    * nothing), then a signal's name alone at the line's end, after any bytes.
    */
   static int afterOtherBytes(byte[] b, int t, int e) {
-    if (e - t < MIN_WRAPPED) {
+    int end = Math.min(e, t + MAX_WRAPPER + 1);
+    int i = t;
+    while (i < end && (b[i] == ' ' || b[i] == '\t')) {
+      i++; // cat -n's column; blank lines, indented ones (the blanks are no token)
+    }
+    if (e - i < MIN_WRAPPED) {
       return -1;
     }
-    int end = Math.min(e, t + MAX_WRAPPER + 1);
     int n = 0;
-    byte p = b[t];
+    byte p = b[i];
     // byte by byte: a token is a few bytes, fewer than a word search's set-up costs
-    for (int i = t + 1; i < end && n < MAX_WRAPPER_TOKENS; i++) {
+    for (i++; i < end && n < MAX_WRAPPER_TOKENS; i++) {
       byte c = b[i];
-      if (p == ' ' || p == ':') {
-        if (c != ' ' && c != ':') {
+      if (p <= ' ' || p == ':') { // (a byte above ASCII is negative)
+        if (p != ' ' && p != ':' && p != '\t') {
+          break; // a control byte or one above ASCII: no wrapper of a Pod, host or service
+        }
+        if (c != ' ' && c != ':' && c != '\t') {
           // past the tags a collector or launcher adds after it ("[1,0]<stdout>:", "[default0]:")
           int r = c == '[' ? Envelope.afterWrapperChain(b, i, end) : i;
-          if (r < end && mayStart(b[r]) && kind(b, r, e) != NONE) {
+          if (r + 1 < end && mayStart(b[r], b[r + 1]) && kind(b, r, e) != NONE) {
             return r;
           }
           n++;
         }
-      } else if (p < ' ' && p >= 0 && p != '\t') {
-        return -1; // a control byte: binary garbage, no launcher's line
+      } else if (p == 0x7f) {
+        break;
       }
       p = c;
     }
     return signalAtEnd(b, t, e);
   }
+
 
   private static final byte[][] SIGNALS = {KILLED, ABORTED, TERMINATED};
 

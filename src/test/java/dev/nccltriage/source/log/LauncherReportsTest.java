@@ -124,5 +124,16 @@ class LauncherReportsTest {
     // the line's own end, and inside a longer buffer (nothing read past e)
     assertThat(LauncherReports.kind(exact, 0, exact.length)).as(line).isEqualTo(kind);
     assertThat(LauncherReports.kind(padded, 2, padded.length - 2)).as(line).isEqualTo(kind);
+    if (kind != LauncherReports.NONE) {
+      // the pair test that lets a line's later words skip kind() passes every report
+      assertThat(LauncherReports.mayStart(exact[0], exact[1])).as(line).isTrue();
+      // after a wrapper no table knows: found where it starts
+      for (String wrapper : new String[] {"trainer-worker-0 pytorch ", "trainer-1  | ", "logs/w.log:", "node-1: ",
+          "    12\t", "pod c [1,0]<stdout>:[default0]:"}) {
+        byte[] wrapped = (wrapper + line).getBytes(StandardCharsets.UTF_8);
+        assertThat(LauncherReports.afterOtherBytes(wrapped, 0, wrapped.length)).as(wrapper + line)
+            .isEqualTo(wrapper.length());
+      }
+    }
   }
 }
