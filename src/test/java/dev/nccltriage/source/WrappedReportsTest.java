@@ -69,7 +69,10 @@ class WrappedReportsTest {
         .containsExactly("trainer-worker-0 pytorch Killed");
   }
 
-  /** Every report LauncherReports reads at a line's start, with the evidence key it fills. */
+  /**
+   * Every report LauncherReports reads at a line's start, and a logger's FATAL line, with the
+   * evidence key it fills.
+   */
   private static final String[][] REPORTS = {
     {"srun: error: node-1: task 3: Exited with exit code 1", "failures"},
     {"srun: error: node-1: tasks 0-7: Killed", "rankKilled"},
@@ -92,6 +95,9 @@ class WrappedReportsTest {
     {"Error executing job with overrides: ['trainer=ddp']", "failures"},
     {"Killed", "rankKilled"},
     {"Terminated", "failures"},
+    // a logger's FATAL line (glog, absl, c10; TensorFlow's), after which it aborts the process
+    {"F1201 10:00:00.123456  1234 logging.cc:42] Check failed: x == y (1 vs. 2)", "failures"},
+    {"F tensorflow/core/kernels/collective_nccl.cc:99] NCCL operation failed", "failures"},
   };
 
   @Test

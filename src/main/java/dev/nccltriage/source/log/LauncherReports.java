@@ -112,7 +112,8 @@ final class LauncherReports {
   }
 
   /**
-   * Whether a report can start with the bytes c, d (the first two of each case of {@link #kind}):
+   * Whether a report can start with the bytes c, d (the first two of each case of {@link #kind}, and
+   * of a logger's FATAL line):
    * one load for a byte after another program's blank, where most words start with one of those
    * letters. A second byte is a bit of 64 (a prefilter: kind decides).
    */
@@ -125,6 +126,10 @@ final class LauncherReports {
   static {
     for (String pair : new String[] {"sr", "sl", "= ", "YO", "Ki", "Ab", "ap", "OR", "ER", "Er", "Te", "te", "Pr", "PR", "co"}) {
       SECOND[pair.charAt(0)] |= 1L << pair.charAt(1);
+    }
+    // and a logger's FATAL line ("F" MMDD, or TensorFlow's "F "): FrameworkFailures.fatalLine
+    for (char c : " 0123456789".toCharArray()) {
+      SECOND['F'] |= 1L << c;
     }
   }
 
@@ -169,7 +174,8 @@ final class LauncherReports {
   private static final int MIN_WRAPPED = 8;
 
   /**
-   * Where a report ({@link #kind}) starts in the text [t, e) after other bytes (a wrapper no table
+   * Where a report ({@link #kind}, or a logger's FATAL line, {@link FrameworkFailures#fatalLine})
+   * starts in the text [t, e) after other bytes (a wrapper no table
    * knows may stand before it: stern's Pod and container, compose's service, grep -H's file name,
    * pdsh's host), which {@link WrappedReports} decides once the input's wrappers are known; else -1.
    * A report is looked for after each of the first {@link #MAX_WRAPPER_TOKENS} tokens within {@link
@@ -197,7 +203,8 @@ final class LauncherReports {
         if (c != ' ' && c != ':' && c != '\t') {
           // past the tags a collector or launcher adds after it ("[1,0]<stdout>:", "[default0]:")
           int r = c == '[' ? Envelope.afterWrapperChain(b, i, end) : i;
-          if (r + 1 < end && mayStart(b[r], b[r + 1]) && kind(b, r, e) != NONE) {
+          if (r + 1 < end && mayStart(b[r], b[r + 1])
+              && (kind(b, r, e) != NONE || FrameworkFailures.fatalLine(b, r, e))) {
             return r;
           }
           n++;

@@ -249,7 +249,9 @@ final class LogParser implements LineSink {
           // a launcher's report after a wrapper no table knows: decided once the input's are known
           int k = Envelope.afterWrappers(b, s, e);
           if (w > k) {
-            reports.add(b, k, UnknownWrappers.shapeEnd(b, k, w), LauncherReports.kind(b, w, e), slot);
+            int kind = LauncherReports.kind(b, w, e);
+            reports.add(b, k, UnknownWrappers.shapeEnd(b, k, w), kind != LauncherReports.NONE ? kind
+                : FrameworkFailures.kind(b, s, e), slot); // a logger's FATAL line: by its words
           }
         }
       }
