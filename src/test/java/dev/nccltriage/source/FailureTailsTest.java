@@ -38,6 +38,7 @@ class FailureTailsTest {
     TAILS.put("open mpi", List.of("Primary job  terminated normally, but 1 process returned"));
     TAILS.put("hydra", List.of("=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES", "=   KILLED BY SIGNAL: 9 (Killed)"));
     TAILS.put("dash", List.of("Killed"));
+    TAILS.put("dash, a bus error", List.of("Bus error"));
     TAILS.put("kubectl exec", List.of("command terminated with exit code 137"));
     TAILS.put("glog", List.of("F1201 10:00:00.123456  1234 logging.cc:42] Check failed: x == y (1 vs. 2)"));
     TAILS.put("gpu oom", List.of("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."));

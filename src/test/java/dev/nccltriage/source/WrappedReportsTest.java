@@ -95,6 +95,8 @@ class WrappedReportsTest {
     {"Error executing job with overrides: ['trainer=ddp']", "failures"},
     {"Killed", "rankKilled"},
     {"Terminated", "failures"},
+    {"Bus error", "failures"},
+    {"Illegal instruction", "failures"},
     // a logger's FATAL line (glog, absl, c10; TensorFlow's), after which it aborts the process
     {"F1201 10:00:00.123456  1234 logging.cc:42] Check failed: x == y (1 vs. 2)", "failures"},
     {"F tensorflow/core/kernels/collective_nccl.cc:99] NCCL operation failed", "failures"},

@@ -45,8 +45,10 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  *   <li>Hydra ({@code hydra/core/utils.py}, {@code JobReturn.return_value}) when the task function
  *       raised, before it re-raises: {@code Error executing job with overrides: %s}.
  *   <li>dash ({@code sh -c} in most images) when a command it waited for was ended by a signal: {@code
- *       strsignal()} alone, "Killed", "Aborted", "Terminated". (bash's report, "NAME: line N: PID
- *       Killed  COMMAND", is found anywhere in a line by {@link CrashMarkers}.)
+ *       strsignal()} alone, "Killed", "Aborted", "Terminated", "Bus error", "Floating point
+ *       exception", "Illegal instruction" (a container dumps no core, so no " (core dumped)"
+ *       follows). (bash's report, "NAME: line N: PID Killed  COMMAND", and "Segmentation fault"
+ *       are found anywhere in a line by {@link CrashMarkers}.)
  * </ul>
  *
  * Asked only of lines that nothing else took, and decided by their first byte for every other
@@ -89,6 +91,12 @@ final class LauncherReports {
   private static final byte[][] WORKER_SIGNALS = {BUS_ERROR, ascii("segmentation fault"), ascii("floating-point exception")};
   private static final byte[] HYDRA_JOB = ascii("Error executing job with overrides: ");
   private static final byte[] TERMINATED = ascii("Terminated");
+  // strsignal() of the other signals that end a process with a crash (SIGSEGV's "Segmentation
+  // fault" is a crash marker anywhere in a line, CrashMarkers): in a container core dumps are off,
+  // so dash reports the name alone, without " (core dumped)"
+  private static final byte[] BUS_ERROR_SIGNAL = ascii("Bus error");
+  private static final byte[] FPE_SIGNAL = ascii("Floating point exception");
+  private static final byte[] ILL_SIGNAL = ascii("Illegal instruction");
 
   private LauncherReports() {}
 
@@ -105,7 +113,7 @@ final class LauncherReports {
   // one bit per byte a report starts with, from '=' (0x3d) up: a compare per byte would grow past
   // what C1 inlines
   private static final long STARTS = bit('s') | bit('=') | bit('Y') | bit('K') | bit('t') | bit('P') | bit('A') | bit('T')
-      | bit('c') | bit('a') | bit('O') | bit('E');
+      | bit('c') | bit('a') | bit('O') | bit('E') | bit('B') | bit('F') | bit('I');
 
   private static long bit(char c) {
     return 1L << (c - FIRST);
@@ -124,7 +132,7 @@ final class LauncherReports {
   private static final long[] SECOND = new long[128];
 
   static {
-    for (String pair : new String[] {"sr", "sl", "= ", "YO", "Ki", "Ab", "ap", "OR", "ER", "Er", "Te", "te", "Pr", "PR", "co"}) {
+    for (String pair : new String[] {"sr", "sl", "= ", "YO", "Ki", "Ab", "ap", "OR", "ER", "Er", "Te", "te", "Pr", "PR", "co", "Bu", "Fl", "Il"}) {
       SECOND[pair.charAt(0)] |= 1L << pair.charAt(1);
     }
     // and a logger's FATAL line ("F" MMDD, or TensorFlow's "F "): FrameworkFailures.fatalLine
@@ -154,6 +162,9 @@ final class LauncherReports {
       case 'E' -> startsWith(b, k, e, UNEXPECTED) ? workerSignal(b, k + UNEXPECTED.length, e)
           : startsWith(b, k, e, HYDRA_JOB) ? FAILED : NONE;
       case 'T' -> alone(b, k, e, TERMINATED) ? FAILED : NONE;
+      case 'B' -> alone(b, k, e, BUS_ERROR_SIGNAL) ? FAILED : NONE;
+      case 'F' -> alone(b, k, e, FPE_SIGNAL) ? FAILED : NONE;
+      case 'I' -> alone(b, k, e, ILL_SIGNAL) ? FAILED : NONE;
       case 't' -> startsWith(b, k, e, TERMINATE_CALLED) ? terminateCalled(b, k + TERMINATE_CALLED.length, e) : NONE;
       case 'P' -> startsWith(b, k, e, PRIMARY_JOB) ? nonZeroRanks(b, k + PRIMARY_JOB.length, e)
           : k + 1 < e && b[k + 1] == 'R' && startsWith(b, k + 2, e, LOST_DAEMON) ? FAILED : NONE;
@@ -218,14 +229,15 @@ final class LauncherReports {
   }
 
 
-  private static final byte[][] SIGNALS = {KILLED, ABORTED, TERMINATED};
+  private static final byte[][] SIGNALS = {KILLED, ABORTED, TERMINATED, BUS_ERROR_SIGNAL, FPE_SIGNAL, ILL_SIGNAL};
 
   /**
    * Where a signal's name dash reports alone ("Killed", "Aborted", "Terminated") starts, if the text
    * [k, e) ends in one after other bytes and a boundary; else -1.
    */
   private static int signalAtEnd(byte[] b, int k, int e) {
-    if (b[e - 1] != 'd') { // each name ends in 'd'
+    byte last = b[e - 1];
+    if (last != 'd' && last != 'r' && last != 'n') { // each name ends in one of them
       return -1;
     }
     for (byte[] word : SIGNALS) {
