@@ -229,18 +229,26 @@ final class LauncherReports {
   }
 
 
-  private static final byte[][] SIGNALS = {KILLED, ABORTED, TERMINATED, BUS_ERROR_SIGNAL, FPE_SIGNAL, ILL_SIGNAL};
+  // the names by their last byte: a line's last byte picks the few to compare
+  private static final byte[][] SIGNALS_D = {KILLED, ABORTED, TERMINATED};
+  private static final byte[][] SIGNALS_R = {BUS_ERROR_SIGNAL};
+  private static final byte[][] SIGNALS_N = {FPE_SIGNAL, ILL_SIGNAL};
 
   /**
-   * Where a signal's name dash reports alone ("Killed", "Aborted", "Terminated") starts, if the text
-   * [k, e) ends in one after other bytes and a boundary; else -1.
+   * Where a signal's name dash reports alone ("Killed", "Aborted", "Terminated", "Bus error", ...)
+   * starts, if the text [k, e) ends in one after other bytes and a boundary; else -1.
    */
   private static int signalAtEnd(byte[] b, int k, int e) {
-    byte last = b[e - 1];
-    if (last != 'd' && last != 'r' && last != 'n') { // each name ends in one of them
+    byte[][] names = switch (b[e - 1]) {
+      case 'd' -> SIGNALS_D;
+      case 'r' -> SIGNALS_R;
+      case 'n' -> SIGNALS_N;
+      default -> null;
+    };
+    if (names == null) {
       return -1;
     }
-    for (byte[] word : SIGNALS) {
+    for (byte[] word : names) {
       int w = e - word.length;
       if (w > k && startsWith(b, w, e, word) && !CrashMarkers.isNameByte(b[w - 1])) {
         return w;
@@ -248,6 +256,7 @@ final class LauncherReports {
     }
     return -1;
   }
+
 
   /** Whether the line's text is {@code word} and nothing else. */
   private static boolean alone(byte[] b, int k, int e, byte[] word) {
