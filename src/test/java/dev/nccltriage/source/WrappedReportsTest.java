@@ -188,6 +188,21 @@ class WrappedReportsTest {
     assertThat(one.evidenceFor("shmExhausted")).extracting(Evidence::text).containsExactly(stern + shm + " 3");
   }
 
+  @Test
+  void eachInputStartsAfresh() throws Exception {
+    // a bare Pod's log, then a stern'd one whose report comes before its first NCCL line: the
+    // first input's last NCCL line (no wrapper) says nothing of the second's lines
+    String stern = "trainer-worker-0 pytorch ";
+    Path bare = Files.writeString(dir.resolve("a.log"), log(l -> l.replace("trainer-worker-", "bare-worker-"), null, "done"));
+    Path wrapped = Files.writeString(dir.resolve("b.log"),
+        log(l -> stern + l, stern + "srun: error: n-1: task 0: Killed", stern + "done"));
+    for (int threads : new int[] {1, 2, 3}) {
+      LogFacts f = new NcclLogSource(new ByteArrayInputStream(new byte[0]), threads, 1)
+          .read(List.of(bare.toString(), wrapped.toString()), Path.of("."));
+      assertThat(killed(f)).as(threads + " threads").containsExactly(stern + "srun: error: n-1: task 0: Killed");
+    }
+  }
+
   /** The facts of one pass over the text, which has that many failures; parts and chunks agree. */
   private LogFacts assertSameAcrossCuts(String text, int failures) throws Exception {
     Path file = Files.writeString(dir.resolve("stern.log"), text);

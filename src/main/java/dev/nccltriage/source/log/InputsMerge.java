@@ -40,6 +40,8 @@ final class InputsMerge {
     if (job == null) {
       job = input; // the first input is the job so far
     } else {
+      // another file's lines: the NCCL lines of the one before say nothing of them
+      input.wrappedReports.startsInput();
       job.merge(input, 0);
     }
     input = null;

@@ -107,6 +107,13 @@ final class WrappedReports {
    */
   byte lastNccl;
 
+  private boolean inputStart; // these are an input's lines: nothing of another input's came before
+
+  /** These lines are a whole input's: its lines before its first NCCL record count, whatever came before. */
+  void startsInput() {
+    inputStart = true;
+  }
+
   /** Whether a line here is to be looked at: no NCCL record before it, or one behind such a wrapper. */
   boolean wanted() {
     byte last = lastNccl;
@@ -123,10 +130,11 @@ final class WrappedReports {
 
   /**
    * Appends a later unit's ({@code off}: the lines before it). Its lines before its first NCCL
-   * record count where the last record so far had such a wrapper, or there was none.
+   * record count where the last record so far had such a wrapper, or there was none, or where it
+   * starts another input ({@link #startsInput}).
    */
   void addAll(WrappedReports o, long off) {
-    if (lastNccl != BARE) {
+    if (o.inputStart || lastNccl != BARE) {
       (lastNccl == NONE ? early : after).addAll(o.early, off);
     }
     if (o.lastNccl != NONE) {
