@@ -176,9 +176,9 @@ final class LauncherReports {
   /** How far past the text's start a wrapper no table knows may reach ({@link UnknownWrappers}). */
   static final int MAX_WRAPPER = 256;
   /**
-   * How many tokens a wrapper no table knows may hold, a token being what ends in a run of blanks
-   * or colons: stern's Pod and container, compose's service and bar: two; grep -H's file name,
-   * pdsh's host: one.
+   * How many tokens a wrapper no table knows may hold, a token being what ends in a run of blanks,
+   * tabs or colons: stern's Pod and container, compose's service and bar: two; grep -H's file name,
+   * pdsh's host, cat -n's number: one.
    */
   static final int MAX_WRAPPER_TOKENS = 2;
   /** The shortest text with a report after a wrapper: a byte, a blank and "Killed". */
@@ -186,9 +186,9 @@ final class LauncherReports {
 
   /**
    * Where a report ({@link #kind}, or a logger's FATAL line, {@link FrameworkFailures#fatalLine})
-   * starts in the text [t, e) after other bytes (a wrapper no table
-   * knows may stand before it: stern's Pod and container, compose's service, grep -H's file name,
-   * pdsh's host), which {@link WrappedReports} decides once the input's wrappers are known; else -1.
+   * starts in the text [t, e) after other bytes (a wrapper no table knows may stand before it:
+   * stern's Pod and container, compose's service, grep -H's file name, pdsh's host), which {@link
+   * WrappedReports} decides once the input's wrappers are known; else -1.
    * A report is looked for after each of the first {@link #MAX_WRAPPER_TOKENS} tokens within {@link
    * #MAX_WRAPPER} bytes (a wrapper is a few tokens, and the line's own words after them cost
    * nothing), then a signal's name alone at the line's end, after any bytes.
@@ -227,7 +227,6 @@ final class LauncherReports {
     }
     return signalAtEnd(b, t, e);
   }
-
 
   // the names by their last byte: a line's last byte picks the few to compare
   private static final byte[][] SIGNALS_D = {KILLED, ABORTED, TERMINATED};

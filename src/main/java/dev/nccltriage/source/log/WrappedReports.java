@@ -7,9 +7,10 @@ import java.util.Map;
 
 /**
  * A launcher's report of an abnormal end ({@link LauncherReports}: srun's and slurmstepd's errors,
- * Hydra's box, Open MPI's errmgr, kubectl exec's exit code, dash's "Killed" alone) behind a wrapper
- * no table knows: stern's Pod and container, compose's service, grep -H's file name, pdsh's host.
- * {@link LauncherReports} reads a report at the text's start, which such a wrapper hides. What
+ * Hydra's box, Open MPI's errmgr, kubectl exec's exit code, dash's "Killed" alone), or a logger's
+ * FATAL line, behind a wrapper no table knows: stern's Pod and container, compose's service, grep
+ * -H's file name, pdsh's host. The parser reads those at the text's start, which such a wrapper
+ * hides. What
  * stands before the report (less the known wrappers right before it, {@link
  * UnknownWrappers#shapeEnd}) is taken for a wrapper when the log's NCCL lines had one of its shape
  * ({@link WrapperShapes}); which shapes they had is known once the whole input is read, so the lines
@@ -20,8 +21,8 @@ import java.util.Map;
  * no NCCL record came before it, or while the last one had a wrapper no table knows ({@link
  * #lastNccl}). A unit does not know what came before its first NCCL record, so it keeps those lines
  * apart ({@code early}), and the merge takes them when what came before would have had them looked
- * at ({@link #addAll}): a log whose NCCL lines have no such wrapper pays nothing for the search
- * after its first one, and parts and one pass still agree.
+ * at, or when they start another input ({@link #addAll}): a log whose NCCL lines have no such
+ * wrapper pays nothing for the search after its first one, and parts and one pass still agree.
  */
 final class WrappedReports {
   /**
