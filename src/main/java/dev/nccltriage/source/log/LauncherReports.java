@@ -110,14 +110,9 @@ final class LauncherReports {
   }
 
   private static final int FIRST = '=';
-  // one bit per byte a report starts with, from '=' (0x3d) up: a compare per byte would grow past
-  // what C1 inlines
-  private static final long STARTS = bit('s') | bit('=') | bit('Y') | bit('K') | bit('t') | bit('P') | bit('A') | bit('T')
-      | bit('c') | bit('a') | bit('O') | bit('E') | bit('B') | bit('F') | bit('I');
-
-  private static long bit(char c) {
-    return 1L << (c - FIRST);
-  }
+  // one bit per byte a report starts with, from '=' (0x3d) up (a compare per byte would grow past
+  // what C1 inlines): the first bytes of PAIRS
+  private static final long STARTS;
 
   /**
    * Whether a report can start with the bytes c, d (the first two of each case of {@link #kind}, and
@@ -131,10 +126,17 @@ final class LauncherReports {
 
   private static final long[] SECOND = new long[128];
 
+  // the first two bytes of each case of kind(): the one list both tables are made from
+  private static final String[] PAIRS = {"sr", "sl", "= ", "YO", "Ki", "Ab", "ap", "OR", "ER", "Er", "Te", "te", "Pr",
+      "PR", "co", "Bu", "Fl", "Il"};
+
   static {
-    for (String pair : new String[] {"sr", "sl", "= ", "YO", "Ki", "Ab", "ap", "OR", "ER", "Er", "Te", "te", "Pr", "PR", "co", "Bu", "Fl", "Il"}) {
+    long starts = 0;
+    for (String pair : PAIRS) {
+      starts |= 1L << (pair.charAt(0) - FIRST);
       SECOND[pair.charAt(0)] |= 1L << pair.charAt(1);
     }
+    STARTS = starts;
     // and a logger's FATAL line ("F" MMDD, or TensorFlow's "F "): FrameworkFailures.fatalLine
     for (char c : " 0123456789".toCharArray()) {
       SECOND['F'] |= 1L << c;

@@ -53,7 +53,7 @@ final class WrapperShapes {
     char run = 0;
     for (int i = from; i < to; i++) {
       byte c = b[i];
-      char r = Bytes.isDigit(c) ? '0' : c == ' ' || c == '\t' ? ' ' : 0;
+      char r = runOf(c);
       if (r == 0 || r != run) {
         h = 31 * h + (r == 0 ? c : r);
       }
@@ -68,7 +68,7 @@ final class WrapperShapes {
     char run = 0;
     for (int i = from; i < to; i++) {
       byte c = b[i];
-      char r = Bytes.isDigit(c) ? '0' : c == ' ' || c == '\t' ? ' ' : 0;
+      char r = runOf(c);
       if (r == 0 || r != run) {
         if (j == shape.length() || shape.charAt(j++) != (r == 0 ? (char) (c & 0xFF) : r)) {
           return false;
@@ -79,13 +79,18 @@ final class WrapperShapes {
     return j == shape.length();
   }
 
+  /** The run a byte belongs to: '0' a digit, ' ' a blank, 0 neither (it stands for itself). */
+  private static char runOf(byte c) {
+    return Bytes.isDigit(c) ? '0' : c == ' ' || c == '\t' ? ' ' : 0;
+  }
+
   /** b[from, to) with each run of digits as one '0' and each run of blanks as one space. */
   static String normal(byte[] b, int from, int to) {
     StringBuilder s = new StringBuilder(to - from);
     char run = 0; // the run the last byte was in: '0' digits, ' ' blanks
     for (int i = from; i < to; i++) {
       byte c = b[i];
-      char r = Bytes.isDigit(c) ? '0' : c == ' ' || c == '\t' ? ' ' : 0;
+      char r = runOf(c);
       if (r == 0) {
         s.append((char) (c & 0xFF));
       } else if (r != run) {
