@@ -458,9 +458,12 @@ class FailureSignalsTest {
     @ValueSource(strings = {"srun: error: gpu-node-3: task 1: Aborted (core dumped)", "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES",
         // dash's strsignal() of a command another signal ended, alone on its line; kubectl exec's report
         "Aborted", "Terminated", "command terminated with exit code 1",
-        // bash's report of a command SIGTERM or SIGABRT ended
+        // bash's report of a command SIGTERM, SIGABRT, SIGBUS (a Pod's /dev/shm full), SIGFPE or SIGILL ended
         "/bin/bash: line 1:  4242 Terminated              torchrun --nproc-per-node 8 train.py",
         "./entrypoint.sh: line 9:    77 Aborted                 python train.py",
+        "/bin/bash: line 1:    31 Bus error               python -m torch.distributed.run train.py",
+        "run.sh: line 4: 1234 Floating point exception python train.py",
+        "run.sh: line 4: 1234 Illegal instruction     python train.py",
         "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Terminated (signal 15)",
         // (its evidence is shown without the trailing stars, as markdown emphasis)
         "slurmstepd: error: *** JOB 12345 ON gpu-node-3 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***"})
@@ -507,6 +510,9 @@ class FailureSignalsTest {
       "Killed 3 stale workers",
       "reaper: line 5: 3 Killedx",
       "Killed: 0",
+      "Bus error rate: 0.01",
+      "reaper: line 5: 3 Bus errors",
+      "Illegal instruction count: 0",
       "[launch.py:321] ['python', 'train.py'] exits with return code = 0",
       "exits with return code = ",
       // out of memory where no exception is raised, or another's name

@@ -33,6 +33,11 @@ final class CrashMarkers {
   private static final byte[] KILLED = ascii("Killed");
   private static final byte[] TERMINATED = ascii("Terminated");
   private static final byte[] ABORTED = ascii("Aborted");
+  // and strsignal()'s names of the other signals a crash raises, without " (core dumped)" where core
+  // dumps are off (a container's usual limit): SIGBUS (a Pod's /dev/shm full), SIGFPE, SIGILL
+  private static final byte[] BUS_ERROR = ascii("Bus error");
+  private static final byte[] FPE = ascii("Floating point exception");
+  private static final byte[] ILLEGAL = ascii("Illegal instruction");
   private static final byte[] LINE = ascii(": line ");
   // PyTorch's distributed excepthook (init_process_group installs it) puts "[rank<N>]: " before each
   // line of an uncaught exception's traceback; Python calls an excepthook for no other exception
@@ -106,13 +111,16 @@ final class CrashMarkers {
   private static final long B_T_UPPER = Bytes.broadcast((byte) 'T');
   private static final long B_A_UPPER = Bytes.broadcast((byte) 'A');
   private static final long B_B = Bytes.broadcast((byte) 'b');
+  private static final long B_B_UPPER = Bytes.broadcast((byte) 'B');
+  private static final long B_L = Bytes.broadcast((byte) 'l');
+  private static final long B_U = Bytes.broadcast((byte) 'u');
 
   /**
    * A crash or a failed collective printed by the program around NCCL. Most lines of a job's log
    * are other programs' and pass through here, so the two bytes that start a marker ("SI", "Se",
-   * "co", "Wa", "Fa", "nc", "Er", "MP", "Ch", "xi", "xc", "Ki", "Te", "Ab") are looked for eight
-   * positions at a time (the word at i and the one a byte later), and only where both match is a
-   * marker compared.
+   * "co", "Wa", "Fa", "nc", "Er", "MP", "Ch", "xi", "xc", "Ki", "Te", "Ab", "Bu", "Il") are
+   * looked for eight positions at a time (the word at i and the one a byte later), and only where
+   * both match is a marker compared.
    */
   static boolean isCrash(byte[] b, int s, int e) {
     int i = s;
@@ -136,12 +144,18 @@ final class CrashMarkers {
       if (capital != 0) {
         marks |= zeroBytes(w ^ B_S) & (zeroBytesUnmasked(next ^ B_I) | zeroBytesUnmasked(next ^ B_E))
             | (zeroBytes(w ^ B_W) | zeroBytes(w ^ B_F)) & zeroBytesUnmasked(next ^ B_A)
+
             | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
             | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
             | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
             | zeroBytes(w ^ B_K_UPPER) & i2
             | zeroBytes(w ^ B_T_UPPER) & zeroBytesUnmasked(next ^ B_E)
             | zeroBytes(w ^ B_A_UPPER) & zeroBytesUnmasked(next ^ B_B);
+        long bus = zeroBytes(w ^ B_B_UPPER);
+        long ill = zeroBytes(w ^ B_I);
+        if ((bus | ill) != 0) { // rare in a word: the two pairs' terms only then
+          marks |= bus & zeroBytesUnmasked(next ^ B_U) | ill & zeroBytesUnmasked(next ^ B_L);
+        }
       }
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
@@ -152,11 +166,27 @@ final class CrashMarkers {
       }
     }
     for (; i < e - 1; i++) {
-      if (markerAt(b, s, i, e)) {
+      if (mayStart(b[i]) && markerAt(b, s, i, e)) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Whether a marker's pair may start with c (the scans' tails test each byte: a call of markerAt
+   * for each of a line's last bytes cost a short line most of its time).
+   */
+  private static boolean mayStart(byte c) {
+    return c > 0 && FIRST_BYTES[c];
+  }
+
+  private static final boolean[] FIRST_BYTES = new boolean[128];
+
+  static {
+    for (char c : "SWFEMCKTABIcnx".toCharArray()) {
+      FIRST_BYTES[c] = true;
+    }
   }
 
   private static final long LOWS = 0x7F7F7F7F7F7F7F7FL;
@@ -220,12 +250,18 @@ final class CrashMarkers {
         marks |= zeroBytes(w ^ B_N_UPPER) & zeroBytesUnmasked(next ^ B_C_UPPER)
             | zeroBytes(w ^ B_S) & (zeroBytesUnmasked(next ^ B_I) | zeroBytesUnmasked(next ^ B_E))
             | (zeroBytes(w ^ B_W) | zeroBytes(w ^ B_F)) & zeroBytesUnmasked(next ^ B_A)
+
             | zeroBytes(w ^ B_E_UPPER) & zeroBytesUnmasked(next ^ B_R)
             | zeroBytes(w ^ B_M_UPPER) & zeroBytesUnmasked(next ^ B_P_UPPER)
             | zeroBytes(w ^ B_C_UPPER) & zeroBytesUnmasked(next ^ B_H)
             | zeroBytes(w ^ B_K_UPPER) & i2
             | zeroBytes(w ^ B_T_UPPER) & zeroBytesUnmasked(next ^ B_E)
             | zeroBytes(w ^ B_A_UPPER) & zeroBytesUnmasked(next ^ B_B);
+        long bus = zeroBytes(w ^ B_B_UPPER);
+        long ill = zeroBytes(w ^ B_I);
+        if ((bus | ill) != 0) { // rare in a word: the two pairs' terms only then
+          marks |= bus & zeroBytesUnmasked(next ^ B_U) | ill & zeroBytesUnmasked(next ^ B_L);
+        }
       }
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: the bytes themselves are looked at
@@ -244,7 +280,7 @@ final class CrashMarkers {
       if (b[i] == 'N' && startsWith(b, i, e, NCCL)) {
         return i | crash;
       }
-      if (crash == 0 && markerAt(b, s, i, e)) {
+      if (crash == 0 && mayStart(b[i]) && markerAt(b, s, i, e)) {
         crash = CRASH;
       }
     }
@@ -279,9 +315,13 @@ final class CrashMarkers {
             : rayWrapped(b, s, i, e) && (errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, i + 6, e));
       }
       case 'x' -> {
-        return y == 'i' ? launcherExit(b, s, i, e)
-            : y == 'c' && i > s && startsWith(b, i - 1, e, EXCEPTION) && nameEnds(b, i - 1 + EXCEPTION.length, e)
-                && (uncaughtInRank(b, s, i - 1) || signalException(b, s, i - 1));
+        if (y == 'i') {
+          return launcherExit(b, s, i, e);
+        }
+        // "Floating point exception" is found by its "xc" (no pair of its own for "Fl")
+        int fpe = i - 1 - (FPE.length - "exception".length());
+        return y == 'c' && i > s && (startsWith(b, i - 1, e, EXCEPTION) && nameEnds(b, i - 1 + EXCEPTION.length, e)
+            && (uncaughtInRank(b, s, i - 1) || signalException(b, s, i - 1)) || fpe > s && shellReport(b, s, fpe, e, FPE));
       }
       case 'K' -> {
         return y == 'i' && (shellKilled(b, s, i, e) || kernelKilled(b, s, i, e));
@@ -303,6 +343,12 @@ final class CrashMarkers {
       }
       case 'F' -> {
         return y == 'a' && startsWith(b, i, e, FATAL_PYTHON);
+      }
+      case 'B' -> {
+        return y == 'u' && shellReport(b, s, i, e, BUS_ERROR);
+      }
+      case 'I' -> {
+        return y == 'l' && shellReport(b, s, i, e, ILLEGAL);
       }
       case 'n' -> {
         if (y == 'c' && i + 4 < e && b[i + 2] == 'c' && b[i + 3] == 'l') {
@@ -434,7 +480,7 @@ final class CrashMarkers {
    * Whether {@code word} at i, a signal's {@code strsignal()} text, is bash's report of a command that
    * signal ended ("NAME: line N: PID WORD  COMMAND"): "Killed", "Terminated" (SIGTERM: a Pod deleted
    * or evicted, a launcher stopping the other ranks), "Aborted" (SIGABRT, without a core dump, as
-   * containers run).
+   * containers run), "Bus error", "Floating point exception", "Illegal instruction".
    */
   private static boolean shellReport(byte[] b, int s, int i, int e, byte[] word) {
     int end = i + word.length;

@@ -16,8 +16,10 @@ interface LineSink {
 
   /**
    * A line of fewer than {@link #SHORT_LINE} bytes before its newline (one ending in a CR too),
-   * without an ESC, that {@link #lineAt} declined with -1: as {@link #line}, for a sink that has a
-   * cheaper way with lines too short to hold anything but another program's few words.
+   * without an ESC, that {@link #lineAt} declined with -1, or was not offered (after a short line
+   * the reader tests the next first: a line that short holds no thread's prefix, so lineAt declines
+   * it always): as {@link #line}, for a sink that has a cheaper way with lines too short to hold
+   * anything but another program's few words.
    */
   default void shortLine(byte[] buf, int start, int end, long lineNo) {
     line(buf, start, end, lineNo, false, false);

@@ -14,6 +14,8 @@ final class TestsPreamble {
   private static final byte[] PID = ascii(" Pid ");
   private static final byte[] ON = ascii(" on ");
   private static final byte[] DEVICE = ascii(" device ");
+  // "#" and the four words, a digit for the rank, the pid and the device, a byte for the host
+  private static final int SHORTEST = 1 + RANK.length + PID.length + ON.length + DEVICE.length + 4;
   static final int MAX_HOSTS = 4096;
   static final int MAX_RANKS = 1 << 20;
 
@@ -21,6 +23,9 @@ final class TestsPreamble {
 
   /** Records a rank line of the preamble; returns whether [s, e) was one. */
   static boolean parse(LogAccumulator acc, EvidenceSlot slot, byte[] b, int s, int e) {
+    if (e - s < SHORTEST) {
+      return false; // most lines of another program's that are searched: counters, words
+    }
     int hash = Bytes.indexOfByte(b, s, Math.min(e, s + 48), (byte) '#');
     if (hash < 0) {
       return false;

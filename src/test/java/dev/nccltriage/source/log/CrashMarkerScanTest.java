@@ -43,6 +43,9 @@ class CrashMarkerScanTest {
       ": line 1: 42 Killedx", ": line : 42 Killed", ": line 1:42 Killed", "line 1: 42 Killed", ": line 1:  Killed",
       "/bin/bash: line 1:  4242 Terminated              python train.py", "run.sh: line 3: 7 Aborted",
       ": line 1: 42 Terminatedx", ": line 1: 42 Abortedly", "Terminated: 0", ": line 1: Aborted",
+      "/bin/bash: line 1:  4242 Bus error               python train.py", "run.sh: line 3: 7 Bus error",
+      "train.sh: line 9: 77 Floating point exception python x.py", ": line 1: 42 Illegal instruction",
+      ": line 1: 42 Bus errors", ": line 1: 42 Floating point", "Illegal instruction", ": line 1: Bus error",
       "torch.AcceleratorError: CUDA error", "ray.train.base_trainer.TrainingFailedError", "RuntimeError: CUDA error: an illegal",
       "RuntimeError: CUDA error:x", "ray.exceptions.RayTaskError(DistBackendError): ray::f()", "RayTaskError(OutOfMemoryError):",
       "RayTaskError(ValueError): x", "RayTaskError(DistBackendError)", "RayTaskError(RuntimeError): NCCL error",
@@ -74,7 +77,7 @@ class CrashMarkerScanTest {
 
   // bash's report of a job SIGKILL ended: "NAME: line N: PID Killed  COMMAND"; the kernel's OOM killer's
   private static final java.util.regex.Pattern SHELL_KILLED = java.util.regex.Pattern.compile(
-      ": line [0-9]+: +[0-9]+ (Killed|Terminated|Aborted)(?= |$)|(e)xits with return code = [-1-9]|(K)illed process [0-9]+ \\(");
+      ": line [0-9]+: +[0-9]+ (Killed|Terminated|Aborted|Bus error|Floating point exception|Illegal instruction)(?= |$)|(e)xits with return code = [-1-9]|(K)illed process [0-9]+ \\(");
 
   /** Where the first exception's "Error" starts, or -1. */
   private static int exceptionAt(String line) {

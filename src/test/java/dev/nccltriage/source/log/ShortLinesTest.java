@@ -20,8 +20,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The reader hands a line of fewer than eight bytes to {@link LogParser#shortLine} and a run of
  * blank lines to {@link LogParser#blankLines}, which skip the searches that cannot find anything
- * in so few bytes. Each input is parsed twice, once so and once through a sink that gives every
- * line to {@link LogParser#line}, and the facts must be equal, down to evidence and line numbers.
+ * in so few bytes. Each input is parsed three times, once so, once through a sink that gives every
+ * line to {@link LogParser#line}, and once offering each short line to {@link LogParser#lineAt}
+ * first (the reader does not after a short line), and the facts must be equal, down to evidence and
+ * line numbers.
  */
 class ShortLinesTest {
   /** Every line to line(): LineSink's defaults for short and blank lines. */
@@ -39,7 +41,41 @@ class ShortLinesTest {
     };
   }
 
+  /**
+   * The short path as it was before the reader skipped lineAt after a short line: every short line
+   * is offered to lineAt first, which must decline it.
+   */
+  private static LineSink offeredFirst(LogParser p) {
+    return new LineSink() {
+      @Override
+      public void line(byte[] b, int s, int e, long lineNo, boolean truncated, boolean esc) {
+        p.line(b, s, e, lineNo, truncated, esc);
+      }
+
+      @Override
+      public int lineAt(byte[] b, int s, int limit, long lineNo) {
+        return p.lineAt(b, s, limit, lineNo);
+      }
+
+      @Override
+      public void shortLine(byte[] b, int s, int e, long lineNo) {
+        assertThat(p.lineAt(b, s, e + 1, lineNo)).as("lineAt of a short line").isEqualTo(-1);
+        p.shortLine(b, s, e, lineNo);
+      }
+
+      @Override
+      public void blankLines(byte[] b, int s, int count, long lineNo) {
+        p.blankLines(b, s, count, lineNo);
+      }
+    };
+  }
+
   private static LogFacts parse(byte[] bytes, boolean shortPath, int readSize) throws IOException {
+    return parse(bytes, shortPath ? 1 : 0, readSize);
+  }
+
+  /** {@code path}: 0 every line to line(), 1 the reader's short path, 2 that path with lineAt offered each short line. */
+  private static LogFacts parse(byte[] bytes, int path, int readSize) throws IOException {
     LogAccumulator acc = new LogAccumulator();
     LogParser parser = new LogParser(acc, "x.log");
     InputStream all = new ByteArrayInputStream(bytes);
@@ -54,7 +90,8 @@ class ShortLinesTest {
         return all.read(b, off, Math.min(len, readSize));
       }
     };
-    new LineReader(LineReader.DEFAULT_MAX_LINE).read(in, Long.MAX_VALUE, shortPath ? parser : wholeLines(parser));
+    LineSink sink = path == 0 ? wholeLines(parser) : path == 1 ? parser : offeredFirst(parser);
+    new LineReader(LineReader.DEFAULT_MAX_LINE).read(in, Long.MAX_VALUE, sink);
     List<InputStats> stats = List.of(new InputStats("x.log", acc.lines, acc.ncclLines, acc.unplaced, acc.truncated));
     return new FactsBuilder(acc, stats).build();
   }
@@ -63,6 +100,7 @@ class ShortLinesTest {
     for (int readSize : new int[] {1 << 20, 4093, 13}) {
       LogFacts fast = parse(bytes, true, readSize);
       assertThat(fast).as("read %d bytes at a time", readSize).isEqualTo(parse(bytes, false, readSize));
+      assertThat(fast).as("read %d bytes at a time, lineAt offered", readSize).isEqualTo(parse(bytes, 2, readSize));
     }
   }
 
