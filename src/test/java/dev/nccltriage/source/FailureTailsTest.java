@@ -60,10 +60,12 @@ class FailureTailsTest {
     WRAPPERS.put("compose", l -> "trainer-1  | " + l);
     WRAPPERS.put("grep -H", l -> "logs/worker-0.log:" + l);
     WRAPPERS.put("pdsh", l -> "node-1: " + l);
+    WRAPPERS.put("stern --timestamps",
+        l -> "trainer-worker-0 pytorch 2026-12-01T10:00:00." + String.format("%09d", Math.floorMod(l.hashCode(), 1000000000)) + "Z " + l);
   }
 
   /** Wrappers no table knows, where a Python traceback's lines are not read yet (doubt only). */
-  private static final List<String> TRACEBACK_UNREAD = List.of("stern", "compose", "grep -H", "pdsh");
+  private static final List<String> TRACEBACK_UNREAD = List.of("stern", "compose", "grep -H", "pdsh", "stern --timestamps");
 
   @Test
   void aFailingEndShowsUnderEveryWrapper() throws Exception {

@@ -214,8 +214,9 @@ final class LauncherReports {
           break; // a control byte or one above ASCII: no wrapper of a Pod, host or service
         }
         if (c != ' ' && c != ':' && c != '\t') {
-          // past the tags a collector or launcher adds after it ("[1,0]<stdout>:", "[default0]:")
-          int r = c == '[' ? Envelope.afterWrapperChain(b, i, end) : i;
+          // past the tags a collector or launcher adds after it ("[1,0]<stdout>:", "[default0]:"),
+          // and a time that starts with a date (stern's and compose's --timestamps: "2024-05-01T...")
+          int r = c == '[' || isoDate(b, i, end) ? Envelope.afterWrapperChain(b, i, end) : i;
           if (r + 1 < end && mayStart(b[r], b[r + 1])
               && (kind(b, r, e) != NONE || FrameworkFailures.fatalLine(b, r, e))) {
             return r;
@@ -228,6 +229,14 @@ final class LauncherReports {
       p = c;
     }
     return signalAtEnd(b, t, e);
+  }
+
+  /**
+   * Whether an ISO 8601 date starts at i ("2024-05-01"; its year's digits and dash tested only):
+   * other tokens that start with a digit are many (a step, a value) and not worth a time's parse.
+   */
+  private static boolean isoDate(byte[] b, int i, int end) {
+    return i + 4 < end && b[i + 4] == '-' && Bytes.isDigit(b[i]) && Bytes.isDigit(b[i + 3]);
   }
 
   // the names by their last byte: a line's last byte picks the few to compare
