@@ -54,7 +54,7 @@ public final class FactVocabulary {
       e("gdr.logged", FactType.TEXT, "GPUDirect RDMA by NCCL's own decision lines: none (every logged decision disabled) or some"),
       e("log.noGpu", FactType.BOOL, "a framework's error says the process found no GPU (PyTorch's 'No CUDA GPUs are available', CUDA's 'no CUDA-capable device is detected')"),
       e("log.driverTooOld", FactType.BOOL, "a framework's error says the node's GPU driver is older than the image's CUDA ('CUDA driver version is insufficient for CUDA runtime version', PyTorch's 'The NVIDIA driver on your system is too old')"),
-      e("log.pythonException", FactType.BOOL, "a Python traceback ends in an exception's line with no [rankN]: tag (uncaught, the process ended; or printed by a handler: the lines do not tell); alone, not a failure"),
+      e("log.pythonException", FactType.BOOL, "a Python traceback ends in an exception's line with no [rankN]: tag (uncaught, the process ended; or printed by a handler: the lines do not tell); behind a wrapper no table knows, its first line is the evidence; alone, not a failure"),
       e("rendezvous.unresolved", FactType.BOOL, "c10d could not resolve the rendezvous store's host name (its warning 'cannot be retrieved (gai error: ...)'); alone, not a failure"),
       e("rendezvous.connect", FactType.BOOL, "a rank could not connect to PyTorch's rendezvous store (MASTER_ADDR:MASTER_PORT, torchrun's --rdzv-endpoint)"),
       e("rendezvous.clients", FactType.BOOL, "PyTorch's rendezvous timed out waiting for ranks or nodes that never joined (waiting for clients, RendezvousTimeoutError)"),

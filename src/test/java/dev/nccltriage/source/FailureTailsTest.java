@@ -64,9 +64,6 @@ class FailureTailsTest {
         l -> "trainer-worker-0 pytorch 2026-12-01T10:00:00." + String.format("%09d", Math.floorMod(l.hashCode(), 1000000000)) + "Z " + l);
   }
 
-  /** Wrappers no table knows, where a Python traceback's lines are not read yet (doubt only). */
-  private static final List<String> TRACEBACK_UNREAD = List.of("stern", "compose", "grep -H", "pdsh", "stern --timestamps");
-
   @Test
   void aFailingEndShowsUnderEveryWrapper() throws Exception {
     List<String> sample = Files.readAllLines(Logs.SAMPLES.resolve("01-healthy-ib-gdr-2.21.5.log"));
@@ -75,9 +72,6 @@ class FailureTailsTest {
       sample.forEach(l -> healthy.append(wrap.apply(l)).append('\n'));
       assertThat(shown(Logs.parse(healthy.toString()))).as(wrapperName + ": the healthy sample").isFalse();
       TAILS.forEach((tailName, tail) -> {
-        if (tailName.equals("plain traceback") && TRACEBACK_UNREAD.contains(wrapperName)) {
-          return;
-        }
         StringBuilder log = new StringBuilder(healthy);
         tail.forEach(l -> log.append(wrap.apply(l)).append('\n'));
         assertThat(shown(Logs.parse(log.toString()))).as(wrapperName + ": " + tailName).isTrue();
@@ -85,7 +79,7 @@ class FailureTailsTest {
     });
   }
 
-  /** A failure, or an exception that ended a traceback (a doubt: INCONCLUSIVE, never HEALTHY). */
+  /** A failure, or a traceback's exception (a doubt: INCONCLUSIVE, never HEALTHY). */
   private static boolean shown(LogFacts f) {
     return f.signals().failed() || !f.evidenceFor("pythonException").isEmpty();
   }

@@ -175,6 +175,35 @@ class WrappedReportsTest {
     assertThat(killed(Logs.parse(log(stern, texts.toString(), "trainer-worker-0 pytorch Killed")))).hasSize(1);
   }
 
+  private static final String TRACEBACK = "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
+      + "    main()\nValueError: bad config";
+
+  private static String traceback(UnaryOperator<String> wrap) {
+    return TRACEBACK.lines().map(wrap).collect(java.util.stream.Collectors.joining("\n"));
+  }
+
+  /**
+   * A Python traceback behind a wrapper no table knows: its first line is the doubt's evidence
+   * (what follows it is read relative to the wrapper); not a failure.
+   */
+  @Test
+  void aTracebackAfterTheWrapperTheNcclLinesHadIsADoubt() {
+    List<UnaryOperator<String>> wrappers = List.of(l -> "trainer-worker-0 pytorch " + l, l -> "trainer-1  | " + l,
+        l -> "logs/w-0.log:" + l, l -> "node-1: " + l,
+        l -> "trainer-worker-0 pytorch 2026-12-01T10:00:0" + Math.floorMod(l.hashCode(), 10) + ".5Z " + l);
+    for (UnaryOperator<String> wrap : wrappers) {
+      String header = wrap.apply("Traceback (most recent call last):");
+      LogFacts f = Logs.parse(log(wrap, null, traceback(wrap)));
+      assertThat(f.evidenceFor("pythonException")).extracting(Evidence::text).as(header).containsExactly(header);
+      assertThat(f.evidenceFor("failures")).as(header).isEmpty();
+      // mid-text, or behind a wrapper the NCCL lines did not have: nothing
+      assertThat(Logs.parse(log(wrap, null, wrap.apply("INFO: see Traceback (most recent call last):")))
+          .evidenceFor("pythonException")).as("mid-text: " + header).isEmpty();
+      assertThat(Logs.parse(log(l -> l, null, traceback(wrap))).evidenceFor("pythonException"))
+          .as("no such wrapper: " + header).isEmpty();
+    }
+  }
+
   @Test
   void partsAndChunksAgreeWithOnePass() throws Exception {
     assertSameAcrossCuts(log(l -> "trainer-worker-0 pytorch " + l, "trainer-worker-1 pytorch Terminated",
@@ -183,12 +212,15 @@ class WrappedReportsTest {
     // NCCL line or before any, not after a bare one, wherever the parts and chunks begin
     String stern = "trainer-worker-0 pytorch ";
     String shm = "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).";
-    String mixed = log(l -> stern + l, stern + "srun: error: n-1: task 0: Killed", stern + "command terminated with exit code 1")
-        + log(l -> l.replace("trainer-worker-", "bare-worker-"), null, stern + shm + " 2")
-        + log(l -> stern + l.replace("trainer-worker-", "late-worker-"), null, stern + shm + " 3");
+    String mixed = log(l -> stern + l, stern + "srun: error: n-1: task 0: Killed",
+            traceback(l -> stern + l) + "\n" + stern + "command terminated with exit code 1")
+        + log(l -> l.replace("trainer-worker-", "bare-worker-"), null, stern + shm + " 2\n" + traceback(l -> stern + l))
+        + log(l -> stern + l.replace("trainer-worker-", "late-worker-"), traceback(l -> stern + l), stern + shm + " 3");
     LogFacts one = assertSameAcrossCuts(mixed, 3);
     assertThat(killed(one)).containsExactly(stern + "srun: error: n-1: task 0: Killed");
     assertThat(one.evidenceFor("shmExhausted")).extracting(Evidence::text).containsExactly(stern + shm + " 3");
+    // the tracebacks after the bare NCCL lines are not looked for (as the reports there)
+    assertThat(one.evidenceFor("pythonException")).hasSize(1);
   }
 
   @Test

@@ -244,14 +244,22 @@ final class LogParser implements LineSink {
         } else if (tracebacks.waitingException()) {
           tracebacks.waitWith(slot); // answered when this unit is merged after the one before
         }
-        int w = reports.wanted() ? LauncherReports.afterOtherBytes(b, t, e) : -1;
+        boolean wanted = reports.wanted();
+        int w = wanted ? LauncherReports.afterOtherBytes(b, t, e) : -1;
+        int kind = LauncherReports.NONE;
+        if (w > 0) {
+          kind = LauncherReports.kind(b, w, e);
+          kind = kind != LauncherReports.NONE ? kind : FrameworkFailures.kind(b, s, e); // a logger's FATAL line: by its words
+        } else if (wanted && (w = Tracebacks.headerAfterOtherBytes(b, t, e)) > 0) {
+          // a Python traceback's first line: what follows it is read relative to a wrapper that
+          // a part's start may cut off, so its first line stands for it (a doubt, as its exception's)
+          kind = FrameworkFailures.PYTHON_EXCEPTION;
+        }
         if (w > 0) {
           // a launcher's report after a wrapper no table knows: decided once the input's are known
           int k = Envelope.afterWrappers(b, s, e);
           if (w > k) {
-            int kind = LauncherReports.kind(b, w, e);
-            reports.add(b, k, UnknownWrappers.shapeEnd(b, k, w), kind != LauncherReports.NONE ? kind
-                : FrameworkFailures.kind(b, s, e), slot); // a logger's FATAL line: by its words
+            reports.add(b, k, UnknownWrappers.shapeEnd(b, k, w), kind, slot);
           }
         }
       }

@@ -29,6 +29,11 @@ import java.util.Map;
  * which the state is the same whatever came before) wait, and {@link #follow} answers them from the
  * state the unit before ended in, when the units are merged. So a traceback cut by a part's start
  * reads as it does in one pass.
+ *
+ * <p>Behind a wrapper no table knows (stern's Pod and container, compose's service), the text's
+ * start is not known, and a unit that starts inside a traceback could not tell its frames from the
+ * wrapper: there the header alone is read ({@link #headerAfterOtherBytes}, kept by {@link
+ * WrappedReports} until the input's wrappers are known), and is the doubt's evidence.
  */
 final class Tracebacks {
   private static final byte[] HEADER = ascii("Traceback (most recent call last):");
@@ -198,6 +203,24 @@ final class Tracebacks {
       headerIndent = next.headerIndent;
       source = next.source;
     }
+  }
+
+  /**
+   * Where the header starts in the text [t, e) if the text ends with it after other bytes that end
+   * at a blank, colon or '|' (a wrapper no table knows: stern's Pod and container, compose's
+   * service, grep -H's file, pdsh's host), within {@link LauncherReports#MAX_WRAPPER} bytes; else -1.
+   */
+  static int headerAfterOtherBytes(byte[] b, int t, int e) {
+    int end = e;
+    while (end > t && (b[end - 1] == ' ' || b[end - 1] == '\t')) {
+      end--;
+    }
+    int h = end - HEADER.length;
+    if (h <= t || b[end - 1] != ':' || h - t > LauncherReports.MAX_WRAPPER) {
+      return -1;
+    }
+    byte c = b[h - 1];
+    return (c == ' ' || c == ':' || c == '|' || c == '\t') && startsWith(b, h, end, HEADER) ? h : -1;
   }
 
   /** "name(.name)*" then ": " and a message, or the line's end. */

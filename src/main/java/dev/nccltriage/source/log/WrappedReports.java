@@ -7,11 +7,11 @@ import java.util.Map;
 
 /**
  * A launcher's report of an abnormal end ({@link LauncherReports}: srun's and slurmstepd's errors,
- * Hydra's box, Open MPI's errmgr, kubectl exec's exit code, dash's "Killed" alone), or a logger's
- * FATAL line, behind a wrapper no table knows: stern's Pod and container, compose's service, grep
- * -H's file name, pdsh's host. The parser reads those at the text's start, which such a wrapper
- * hides. What
- * stands before the report (less the known wrappers right before it, {@link
+ * Hydra's box, Open MPI's errmgr, kubectl exec's exit code, dash's "Killed" alone), a logger's
+ * FATAL line, or a Python traceback's first line (a doubt only, {@link
+ * Tracebacks#headerAfterOtherBytes}), behind a wrapper no table knows: stern's Pod and container,
+ * compose's service, grep -H's file name, pdsh's host. The parser reads those at the text's start,
+ * which such a wrapper hides. What stands before the report (less the known wrappers right before it, {@link
  * UnknownWrappers#shapeEnd}) is taken for a wrapper when the log's NCCL lines had one of its shape
  * ({@link WrapperShapes}); which shapes they had is known once the whole input is read, so the lines
  * wait until then ({@link #resolve}), and the answer does not depend on how the input was cut, nor on
@@ -151,7 +151,9 @@ final class WrappedReports {
         if (!kept.overflow && shapes.has(l.wrapper)) {
           for (long n = 0; n < l.count; n++) {
             Evidence ev = n == 0 ? l.first : null;
-            failures.add(ev);
+            if (l.kind != FrameworkFailures.PYTHON_EXCEPTION) {
+              failures.add(ev); // (a traceback is a doubt: a handler may have printed it)
+            }
             if (l.kind > 0) {
               frameworkFailures[l.kind - 1].add(ev);
             }
