@@ -71,6 +71,24 @@ final class Envelope {
   }
 
   /**
+   * As {@link #afterWrappers}, for a line of fewer than eight bytes: every wrapper ends at a blank,
+   * a colon, ']' or ')' (a time, a label, a tag, a Pod, Ray's worker), so a short line without one
+   * (a counter, a value, a word) has none, and is not parsed for one.
+   */
+  static int afterShortWrappers(byte[] b, int s, int e) {
+    if (s >= e || b[s] <= 0 || !WRAPPER_START[b[s]]) {
+      return s;
+    }
+    for (int i = s + 1; i < e; i++) {
+      byte c = b[i];
+      if (c == ' ' || c == ':' || c == ']' || c == ')' || c == '\t') {
+        return wrapped(b, s, e);
+      }
+    }
+    return s;
+  }
+
+  /**
    * After the known wrappers at s and those that follow them ({@link #afterWrappers} reads one of
    * each kind, in the order a collector adds them: an mpirun tag with a torchrun tag after it is
    * two of one kind).

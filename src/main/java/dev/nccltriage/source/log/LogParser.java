@@ -186,7 +186,7 @@ final class LogParser implements LineSink {
     crashOf = null;
     lineFailed = false;
     lastSearchBare = true;
-    textAfter(b, s, Envelope.afterWrappers(b, s, e), e, true); // as segment() finds it
+    textAfter(b, s, Envelope.afterShortWrappers(b, s, e), e, true); // as segment() finds it
     unplaced(b, s, e);
   }
 

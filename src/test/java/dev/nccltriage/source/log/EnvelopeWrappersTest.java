@@ -132,4 +132,30 @@ class EnvelopeWrappersTest {
     byte[] pod = "[pod/a\n] 2026-05-01T10:00:00Z host:1:2 [0] NCCL INFO x\n".getBytes(StandardCharsets.US_ASCII);
     assertThat(Envelope.afterWrappers(pod, 0, pod.length)).isZero();
   }
+
+  /**
+   * A short line (under eight bytes) is cut where {@link Envelope#afterWrappers} cuts it, by the
+   * shortcut that reads a wrapper only where a byte that ends one stands: every string of up to
+   * seven bytes over bytes that start and end wrappers, digits, letters and punctuation.
+   */
+  @org.junit.jupiter.api.Test
+  void aShortLineIsCutAsAnyLineIs() {
+    byte[] alphabet = "0129[]():T-Z. \t,/|<>aDJMNOSFpodF=+_#x".getBytes(StandardCharsets.US_ASCII);
+    java.util.Random rnd = new java.util.Random(11);
+    byte[] b = new byte[32];
+    for (int n = 0; n < 400_000; n++) {
+      int len = rnd.nextInt(8);
+      int s = rnd.nextInt(4);
+      java.util.Arrays.fill(b, (byte) '\n');
+      for (int i = 0; i < len; i++) {
+        b[s + i] = alphabet[rnd.nextInt(alphabet.length)];
+      }
+      String line = new String(b, s, len, StandardCharsets.US_ASCII);
+      assertThat(Envelope.afterShortWrappers(b, s, s + len)).as(line).isEqualTo(Envelope.afterWrappers(b, s, s + len));
+    }
+    for (String line : new String[] {"0: E", "[0] x", "(x) y", "1:E", "[E]", "Dec 1 x", "12 x", "1\tE"}) {
+      byte[] l = (line + "\n\n\n\n\n\n\n\n").getBytes(StandardCharsets.US_ASCII);
+      assertThat(Envelope.afterShortWrappers(l, 0, line.length())).as(line).isEqualTo(Envelope.afterWrappers(l, 0, line.length()));
+    }
+  }
 }
