@@ -42,6 +42,10 @@ final class PrefixCache {
   private final int[] hostKeyEnds = new int[KEYS]; // the same for prefixes kept from the host on (putFromHost)
   private int hostKeys;
   private int lastPut = -1;
+  // the first two bytes of every prefix kept since the last clear, a bit each: a line that starts
+  // with no such pair (another program's: a value, a word) is not hashed nor compared (a lookup's
+  // slot is a random one of 16384, not in the L1 cache)
+  private final long[] firstPairs = new long[1 << 10];
 
   private static int slot(byte[] b, int s, int e, int k) {
     if (k == 0 || e - s < k) {
@@ -68,6 +72,9 @@ final class PrefixCache {
 
   /** The first of the key ends in use ({@code ends[0, used)}) under which the line's prefix is kept. */
   private int find(byte[] b, int s, int e, int[] ends, int used) {
+    if (s + 1 >= e || (firstPairs[pair(b, s) >>> 6] & 1L << pair(b, s)) == 0) {
+      return -1;
+    }
     int hit = find(b, s, e, ends[0]);
     for (int k = 1; hit < 0 && k < used; k++) {
       hit = find(b, s, e, ends[k]);
@@ -81,6 +88,10 @@ final class PrefixCache {
       return -1;
     }
     return matches(i, b, s, e) ? i : matches(i ^ 1, b, s, e) ? i ^ 1 : -1;
+  }
+
+  private static int pair(byte[] b, int s) {
+    return (b[s] & 0xFF) << 8 | b[s + 1] & 0xFF;
   }
 
   /** Whether [s, e) starts with slot i's prefix and has a message after it. */
@@ -114,6 +125,7 @@ final class PrefixCache {
     java.util.Arrays.fill(processes, null);
     java.util.Arrays.fill(keyEnds, 0);
     java.util.Arrays.fill(hostKeyEnds, 0);
+    java.util.Arrays.fill(firstPairs, 0);
     keys = 0;
     hostKeys = 0;
     lastPut = -1;
@@ -194,6 +206,9 @@ final class PrefixCache {
       }
       tails[i] = tail;
       lengths[i] = n;
+      if (n >= 2) {
+        firstPairs[pair(b, s) >>> 6] |= 1L << pair(b, s);
+      }
       processes[i] = p;
       warns[i] = warn;
     }

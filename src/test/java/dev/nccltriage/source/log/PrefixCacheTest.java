@@ -79,6 +79,24 @@ class PrefixCacheTest {
     assertThat(find("node-021:57856:57856 [6] NCCL INFO Channel 00/0")).isNotNegative();
   }
 
+  /** Lines are looked up only where a kept prefix starts with their first two bytes, and found so after a clear. */
+  @Test
+  void everyKeptPrefixIsFoundWhateverItsFirstBytes() {
+    String[] hosts = {"node-021", "a", "Zq", "10.0.0.7", "\u007f\u0001x", "gpu-0", "node-1"};
+    for (String h : hosts) {
+      put(h + ":1:2 [0] NCCL INFO x");
+    }
+    for (String h : hosts) {
+      assertThat(find(h + ":1:2 [0] NCCL INFO Channel 00/0")).as(h).isNotNegative();
+      assertThat(find("x" + h + ":1:2 [0] NCCL INFO Channel 00/0")).as("x" + h).isNegative();
+    }
+    cache.clear();
+    assertThat(find("node-021:1:2 [0] NCCL INFO Channel 00/0")).as("after clear").isNegative();
+    put("nodf-021:1:2 [0] NCCL INFO x");
+    assertThat(find("node-021:1:2 [0] NCCL INFO Channel 00/0")).as("same first pair, other prefix").isNegative();
+    assertThat(find("nodf-021:1:2 [0] NCCL INFO Channel 00/0")).isNotNegative();
+  }
+
   /**
    * The key of a line's prefix spans as many bytes as the first one put had before "NCCL", its
    * wrapper included; a shorter prefix gets a key of its own length. A prefix kept from its host on
