@@ -249,14 +249,14 @@ final class LogParser implements LineSink {
         int kind = LauncherReports.NONE;
         if (w > 0) {
           kind = LauncherReports.kind(b, w, e);
-          kind = kind != LauncherReports.NONE ? kind : FrameworkFailures.kind(b, s, e); // a logger's FATAL line: by its words
+          kind = kind != LauncherReports.NONE ? kind : FrameworkFailures.kind(b, s, e); // a FATAL line: by its words
         } else if (wanted && (w = Tracebacks.headerAfterOtherBytes(b, t, e)) > 0) {
           // a Python traceback's first line: what follows it is read relative to a wrapper that
           // a part's start may cut off, so its first line stands for it (a doubt, as its exception's)
           kind = FrameworkFailures.PYTHON_EXCEPTION;
         }
         if (w > 0) {
-          // a launcher's report after a wrapper no table knows: decided once the input's are known
+          // a report or a traceback after a wrapper no table knows: decided once the input's are known
           int k = Envelope.afterWrappers(b, s, e);
           if (w > k) {
             reports.add(b, k, UnknownWrappers.shapeEnd(b, k, w), kind, slot);

@@ -14,8 +14,8 @@ final class TestsPreamble {
   private static final byte[] PID = ascii(" Pid ");
   private static final byte[] ON = ascii(" on ");
   private static final byte[] DEVICE = ascii(" device ");
-  // "#" and the four words, a digit for the rank, the pid and the device, a byte for the host
-  private static final int SHORTEST = 1 + RANK.length + PID.length + ON.length + DEVICE.length + 4;
+  /** The shortest line {@link #parse} takes, "#Rank 0 Pid on h device " (" Pid " and " on " share a blank). */
+  static final int SHORTEST = 1 + RANK.length + 1 + PID.length - 1 + ON.length + 1 + DEVICE.length;
   static final int MAX_HOSTS = 4096;
   static final int MAX_RANKS = 1 << 20;
 
