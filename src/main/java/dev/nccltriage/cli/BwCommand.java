@@ -104,8 +104,9 @@ final class BwCommand implements Callable<Integer>, Specs.Modelled {
     if (hcas != null && hcas < 1) {
       throw new NcclTriage.UsageError("--hcas must be at least 1");
     }
-    if (rate != null && !(rate > 0)) {
-      throw new NcclTriage.UsageError("--rate must be above 0 (Gb/s per port)");
+    if (rate != null && !(rate > 0 && rate <= dev.nccltriage.source.probe.parse.SysfsPort.MAX_GBPS)) {
+      throw new NcclTriage.UsageError("--rate must be a port's rate in Gb/s, above 0 and at most "
+          + (long) dev.nccltriage.source.probe.parse.SysfsPort.MAX_GBPS + " (got " + rate + ")");
     }
     String name = file == null ? "-" : file;
     StdinNotice.ifTerminal(ctx, List.of(name), "nccl-tests output", "nccl-triage bw FILE");

@@ -58,7 +58,12 @@ public final class PodFactSet {
     }
     s.put("pod.hcaNames", h.usable(), ev(ev, "pod.uverbsNames"));
     s.put("pod.ports", (long) h.ports().size(), hcaEv);
-    s.put("pod.portsActive", h.ports().stream().filter(x -> "ACTIVE".equals(x.state())).count(), hcaEv);
+    long active = h.ports().stream().filter(x -> "ACTIVE".equals(x.state())).count();
+    // a port whose state could not be read (no state file, an empty or garbled one) is unknown, not
+    // down: with none known ACTIVE, how many are is unknown
+    if (active > 0 || h.ports().stream().allMatch(x -> x.state() != null)) {
+      s.put("pod.portsActive", active, hcaEv);
+    }
     s.put("pod.linkLayers", h.ports().stream().map(PodFacts.Port::linkLayer).filter(x -> x != null).distinct().toList(), hcaEv);
     h.ports().stream().filter(x -> "ACTIVE".equals(x.state()) && x.rateGbps() != null)
         .mapToDouble(PodFacts.Port::rateGbps).min().ifPresent(r -> s.put("pod.minRateGbps", r, hcaEv));

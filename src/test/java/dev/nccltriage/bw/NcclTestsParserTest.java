@@ -58,6 +58,22 @@ class NcclTestsParserTest {
     assertThat(r.rows()).hasSize(1);
   }
 
+  /** A bandwidth no link has, or a negative time or bandwidth, is a damaged row: left out, not measured. */
+  @Test
+  void impossibleBandwidthsAndNegativeValuesAreNoMeasurement() throws IOException {
+    String header = "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong\n";
+    BwRun r = parse(header
+        + "  268435456      33554432     float     sum      -1  1500.20  1e308  1e308       0  1499.90  178.97   89.48       0\n"
+        + "  536870912     134217728     float     sum      -1  -3000.1  178.94   89.47       0  2999.90  178.97   89.48       0\n"
+        + "  134217728      33554432     float     sum      -1   750.20  -178.9  -89.47       0   749.90  178.97   89.48       0\n"
+        + " 1073741824     268435456     float     sum      -1  6000.20  178.94   89.47       0  5999.90  178.97   89.48       0\n",
+        "all_reduce_perf.log");
+    assertThat(r.rows()).extracting(BwRun.Row::bytes).containsExactly(1073741824L);
+    CliRun big = CliRun.run("bw", "--hcas", "8", "--rate", "Infinity", "samples/nccl-tests/01-healthy-8x400g-2.17.6.out");
+    assertThat(big.exitCode()).isEqualTo(2);
+    assertThat(big.stderr()).contains("--rate must be a port's rate in Gb/s");
+  }
+
   @Test
   void readsOldGenerationWithoutHeaderAndInfersReduceScatter() throws IOException {
     BwRun r = parse("""

@@ -118,6 +118,22 @@ class PodFactSetTest {
     assertThat(value(s, "pod.portsActive")).contains(3L);
   }
 
+  /** A port whose state could not be read is unknown, not down: with none ACTIVE the count is unknown. */
+  @Test
+  void portsOfUnknownStateLeaveNoActiveCountUnlessOneIsActive() {
+    Pod p = new Pod();
+    p.hcas = new PodFacts.Hcas("ok", "sysfs", List.of("mlx5_0", "mlx5_1"), List.of("mlx5_0", "mlx5_1"),
+        List.of(port("mlx5_0", 1, null, "InfiniBand", 400.0), port("mlx5_1", 1, "DOWN", "InfiniBand", 400.0)));
+    assertThat(value(p.facts(), "pod.portsActive")).isEmpty();
+    assertThat(value(p.facts(), "pod.ports")).contains(2L);
+    p.hcas = new PodFacts.Hcas("ok", "sysfs", List.of("mlx5_0", "mlx5_1"), List.of("mlx5_0", "mlx5_1"),
+        List.of(port("mlx5_0", 1, null, "InfiniBand", 400.0), port("mlx5_1", 1, "ACTIVE", "InfiniBand", 400.0)));
+    assertThat(value(p.facts(), "pod.portsActive")).contains(1L);
+    p.hcas = new PodFacts.Hcas("ok", "sysfs", List.of("mlx5_0"), List.of("mlx5_0"),
+        List.of(port("mlx5_0", 1, "DOWN", "InfiniBand", 400.0)));
+    assertThat(value(p.facts(), "pod.portsActive")).contains(0L);
+  }
+
   @Test
   void noActivePortWithARateGivesNoMinimumRate() {
     Pod p = new Pod();

@@ -239,8 +239,8 @@ public final class NcclTestsParser {
       return null;
     }
     Double time = number(t[l.time()[g]]);
-    Double alg = number(t[l.algbw()[g]]);
-    Double bus = number(t[l.busbw()[g]]);
+    Double alg = bandwidth(t[l.algbw()[g]]);
+    Double bus = bandwidth(t[l.busbw()[g]]);
     if (time == null || alg == null || bus == null) {
       return null;
     }
@@ -253,13 +253,26 @@ public final class NcclTestsParser {
     return new BwRun.Group(time, alg, bus, wrong);
   }
 
+  /** A time or a count: finite and not negative (nccl-tests prints neither below 0), else unknown. */
   private static Double number(String s) {
     try {
       double d = Double.parseDouble(s);
-      return Double.isFinite(d) ? d : null;
+      return Double.isFinite(d) && d >= 0 ? d : null;
     } catch (NumberFormatException e) {
       return null;
     }
+  }
+
+  /**
+   * The highest bandwidth taken, in GB/s: a hundred times any GPU's links (NVLink 5: 1.8 TB/s a GPU),
+   * so a value above it is a damaged row, not a measurement.
+   */
+  static final double MAX_GBS = 200_000;
+
+  /** An algbw or busbw column: {@link #number}, at most {@link #MAX_GBS}. */
+  private static Double bandwidth(String s) {
+    Double d = number(s);
+    return d == null || d > MAX_GBS ? null : d;
   }
 
   private static int[] ints(List<Integer> l) {

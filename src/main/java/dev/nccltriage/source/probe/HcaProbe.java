@@ -44,20 +44,32 @@ final class HcaProbe {
       }
     }
     String status;
+    String source = null;
     List<PodFacts.Port> ports = new ArrayList<>();
-    if (parsed != null && !parsed.devices().isEmpty()) {
+    if (parsed != null && parsed.devices().stream().anyMatch(d -> !d.ports().isEmpty())) {
       status = "ok";
+      Set<String> described = new LinkedHashSet<>();
       for (IbvDevinfo.Device d : parsed.devices()) {
-        if (!devices.present() || !usable.isEmpty() && !usable.contains(d.name())) {
+        if (!devices.present() || !usable.isEmpty() && !usable.contains(d.name()) || d.ports().isEmpty()) {
           continue;
         }
         usable.add(d.name());
+        described.add(d.name());
         for (IbvDevinfo.Port p : d.ports()) {
           ports.add(new PodFacts.Port(d.name(), p.port(), shortState(p.state()), p.physState(), p.linkLayer(),
               p.port() == null ? null : rate(d.name(), String.valueOf(p.port())), netdev(d.name())));
           book.add("pod.portsActive", "ibv_devinfo", d.name() + " port " + portText(p.port()) + ": " + p.state()
               + (p.linkLayer() == null ? "" : ", link_layer " + p.linkLayer()));
         }
+      }
+      // an HCA every HCA has a port: one the output named without any, or did not name (cut short,
+      // damaged), is read from sysfs as when ibv_devinfo is absent, not taken for one without ports
+      List<String> undescribed = usable.stream().filter(h -> !described.contains(h)).toList();
+      if (!undescribed.isEmpty()) {
+        book.add("probe.hcas", "ibv_devinfo", "described no port of " + String.join(" ", undescribed)
+            + "; those read from /sys/class/infiniband");
+        sysfsPorts(undescribed, ports);
+        source = "ibv_devinfo, and sysfs for " + undescribed.size() + " HCA(s) it did not describe";
       }
     } else {
       status = switch (devinfo.status()) {
@@ -69,37 +81,48 @@ final class HcaProbe {
         book.add("probe.hcas", "ibv_devinfo", timedOut(devinfo) + "; ports read from /sys/class/infiniband");
       } else if (devinfo.status().equals("missing")) {
         book.add("probe.hcas", "ibv_devinfo", "not installed; ports read from /sys/class/infiniband");
+      } else if (parsed != null && !parsed.devices().isEmpty()) {
+        book.add("probe.hcas", "ibv_devinfo", "named HCAs but described no port (cut short or damaged); "
+            + "ports read from /sys/class/infiniband");
       }
       if (parsed != null && !parsed.messages().isEmpty()) {
         book.add("pod.hcas", "ibv_devinfo", parsed.messages().get(0).text());
       }
-      for (String hca : usable) {
-        for (String p : root.list("/sys/class/infiniband/" + hca + "/ports")) {
-          String base = "/sys/class/infiniband/" + hca + "/ports/" + p + "/";
-          FileRead state = root.read(base + "state");
-          FileRead phys = root.read(base + "phys_state");
-          FileRead ll = root.read(base + "link_layer");
-          SysfsPort.NumName st = state.ok() ? SysfsPort.parseState(state.text()) : null;
-          SysfsPort.NumName ph = phys.ok() ? SysfsPort.parsePhysState(phys.text()) : null;
-          if (!DIGITS.matcher(p).matches()) {
-            continue;
-          }
-          // a port directory whose number does not fit an int is still a port: its number is unknown (null)
-          Integer port = p.length() > 9 ? toInt(p) : Integer.valueOf(p);
-          ports.add(new PodFacts.Port(hca, port, st == null ? null : st.name(), ph == null ? null : ph.name(),
-              ll.ok() ? SysfsPort.parseLinkLayer(ll.text()) : null, rate(hca, p), netdev(hca)));
-          book.add("pod.portsActive", base + "state", hca + " port " + p + ": "
-              + (state.ok() ? state.text().strip() : state.status()));
-        }
-      }
+      sysfsPorts(usable, ports);
     }
     // ibv_devinfo and uverbs numbering list HCAs in the kernel's order; people read them counted
     List<String> names = new ArrayList<>(usable);
     names.sort(NaturalOrder.INSTANCE);
     ports.sort(Comparator.comparing(PodFacts.Port::hca, NaturalOrder.INSTANCE)
         .thenComparing(PodFacts.Port::port, Comparator.nullsLast(Comparator.naturalOrder())));
-    return new PodFacts.Hcas(status, status.equals("ok") ? "ibv_devinfo" : "sysfs", List.copyOf(names), onNode,
+    if (source == null) {
+      source = status.equals("ok") ? "ibv_devinfo" : "sysfs";
+    }
+    return new PodFacts.Hcas(status, source, List.copyOf(names), onNode,
         ports, onNode.isEmpty() ? new PciNicProbe(root, book).probe() : null);
+  }
+
+  /** The ports of those HCAs as /sys/class/infiniband shows them. */
+  private void sysfsPorts(java.util.Collection<String> hcas, List<PodFacts.Port> ports) {
+    for (String hca : hcas) {
+      for (String p : root.list("/sys/class/infiniband/" + hca + "/ports")) {
+        String base = "/sys/class/infiniband/" + hca + "/ports/" + p + "/";
+        FileRead state = root.read(base + "state");
+        FileRead phys = root.read(base + "phys_state");
+        FileRead ll = root.read(base + "link_layer");
+        SysfsPort.NumName st = state.ok() ? SysfsPort.parseState(state.text()) : null;
+        SysfsPort.NumName ph = phys.ok() ? SysfsPort.parsePhysState(phys.text()) : null;
+        if (!DIGITS.matcher(p).matches()) {
+          continue;
+        }
+        // a port directory whose number does not fit an int is still a port: its number is unknown (null)
+        Integer port = p.length() > 9 ? toInt(p) : Integer.valueOf(p);
+        ports.add(new PodFacts.Port(hca, port, st == null ? null : st.name(), ph == null ? null : ph.name(),
+            ll.ok() ? SysfsPort.parseLinkLayer(ll.text()) : null, rate(hca, p), netdev(hca)));
+        book.add("pod.portsActive", base + "state", hca + " port " + p + ": "
+            + (state.ok() ? state.text().strip() : state.status()));
+      }
+    }
   }
 
   /** How long a timed-out command ran and was allowed, where known (a capture may not say). */

@@ -83,6 +83,27 @@ class HcaProbeTest {
     assertThat(cited("pod.portsActive")).containsExactly("mlx5_0 port 1: PORT_ACTIVE, link_layer Ethernet");
   }
 
+  /** Every HCA has a port: one ibv_devinfo did not describe (output cut short or damaged) is read from sysfs. */
+  @Test
+  void hcasIbvDevinfoDidNotDescribeAreReadFromSysfs() throws IOException {
+    Files.writeString(sysfsPort("mlx5_0", "1").resolve("state"), "4: ACTIVE\n");
+    Files.writeString(sysfsPort("mlx5_1", "1").resolve("state"), "1: DOWN\n");
+    Map<String, String> both = new java.util.LinkedHashMap<>();
+    both.put("uverbs0", "mlx5_0");
+    both.put("uverbs1", "mlx5_1");
+    // cut short after the first HCA's port: the second is not named
+    PodFacts.Hcas cut = probe(uverbs(both), devinfo("ok", 0, hcaBlock("mlx5_0", ""), ""));
+    assertThat(cut.ports()).extracting(PodFacts.Port::hca, PodFacts.Port::state)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("mlx5_0", "ACTIVE"), org.assertj.core.groups.Tuple.tuple("mlx5_1", "DOWN"));
+    assertThat(cut.source()).isEqualTo("ibv_devinfo, and sysfs for 1 HCA(s) it did not describe");
+    assertThat(cited("probe.hcas")).containsExactly("described no port of mlx5_1; those read from /sys/class/infiniband");
+
+    // named without ports (the port blocks lost): none described, all read from sysfs
+    PodFacts.Hcas bare = probe(uverbs(both), devinfo("ok", 0, "hca_id:\tmlx5_0\nhca_id:\tmlx5_1\n", ""));
+    assertThat(bare.source()).isEqualTo("sysfs");
+    assertThat(bare.ports()).extracting(PodFacts.Port::state).containsExactly("ACTIVE", "DOWN");
+  }
+
   @Test
   void anOldIbvDevinfoWithoutLinkLayerCitesTheStateAlone() {
     probe(uverbs(Map.of("uverbs0", "mlx5_0")), devinfo("ok", 0, hcaBlock("mlx5_0", ""), ""));

@@ -108,10 +108,16 @@ public final class SysfsPort {
     return null;
   }
 
-  /** A rate of 400 digits reads as infinity: that is no rate (unknown), not an infinite one. */
+  /**
+   * The highest port rate taken, in Gb/s: the kernel prints its ib_rate enum's (1600 Gb/s at most
+   * today) and Ethernet's fastest port is 1.6 Tb/s, so a rate far above it is a damaged file.
+   */
+  public static final double MAX_GBPS = 100_000;
+
+  /** A rate of 400 digits reads as infinity, one of 20 as 10^20: no rate (unknown), not a huge one. */
   private static Double finite(String digits) {
     double d = Double.parseDouble(digits);
-    return Double.isFinite(d) ? d : null;
+    return Double.isFinite(d) && d <= MAX_GBPS ? d : null;
   }
 
   /** {@code lid}/{@code sm_lid} file ({@code 0x0}, {@code 0xffff}) or a decimal, else null. */

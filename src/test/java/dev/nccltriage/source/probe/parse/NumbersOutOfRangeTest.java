@@ -39,6 +39,11 @@ class NumbersOutOfRangeTest {
         }),
         field("sysfs rate", () -> assertThat(SysfsPort.parseRate("1" + "0".repeat(400) + " Gb/sec (4X NDR)\n")).isNull()),
         field("sysfs bare rate", () -> assertThat(SysfsPort.parseRate("1" + "0".repeat(400) + "\n")).isNull()),
+        // 20 digits: a double, finite, and no link's rate (it read 9223372036854775807 Gb/s)
+        field("sysfs rate of 20 digits", () -> {
+          assertThat(SysfsPort.parseRate("99999999999999999999 Gb/sec (4X NDR)\n")).isNull();
+          assertThat(SysfsPort.parseRate("1600 Gb/sec (8X XDR)\n").gbps()).isEqualTo(1600.0);
+        }),
         field("sysfs rate width", () -> {
           SysfsPort.Rate r = SysfsPort.parseRate("400 Gb/sec (" + H + "X NDR)\n");
           assertThat(r.gbps()).isEqualTo(400.0);
