@@ -120,8 +120,18 @@ public final class RuleLoader {
     } catch (RuleException e) {
       throw new RuleFileException(file + ":" + e.line() + ": " + e.getMessage());
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      // the reader's own failure, wrapped by the parsers: said in a person's words, not a class name
+      for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+        if (c instanceof java.nio.charset.CharacterCodingException) {
+          throw new RuleFileException(file + ": not UTF-8 text (a rule file is YAML in UTF-8)");
+        }
+        if (c instanceof IOException io && !(io instanceof com.fasterxml.jackson.core.JsonProcessingException)) {
+          throw new RuleFileException(file + ": cannot read it: " + (io.getMessage() == null ? io.getClass().getSimpleName() : io.getMessage()));
+        }
+      }
       int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-      throw new RuleFileException(file + ":" + line + ": not valid YAML: " + e.getOriginalMessage().lines().findFirst().orElse(""));
+      String why = e.getOriginalMessage().lines().findFirst().orElse("").replaceAll(", from `[^`]*`", "");
+      throw new RuleFileException(file + (line > 0 ? ":" + line : "") + ": not valid YAML: " + why);
     } catch (IOException e) {
       throw new RuleFileException(file + ": " + e.getMessage());
     }

@@ -135,6 +135,23 @@ class RuleLoaderTest {
         .hasMessageContaining("duplicate rule id 'C1-no-device'");
   }
 
+  /** A file the reader cannot decode, one that is a folder, or nested past the limit: said in words, no class name. */
+  @Test
+  void unreadableOrTooDeepFilesAreNamedWithoutJavasWords(@TempDir Path dir) throws IOException {
+    Files.write(dir.resolve("a.yaml"), new byte[] {'l', 'i', 'n', 't', 's', ':', ' ', (byte) 0xE9, '\n'});
+    assertThatThrownBy(() -> new RuleLoader().loadBuiltInAnd(dir)).isInstanceOf(RuleFileException.class)
+        .hasMessageContaining("a.yaml: not UTF-8 text").hasMessageNotContaining("java.");
+    Files.delete(dir.resolve("a.yaml"));
+    Files.createDirectory(dir.resolve("d.yaml"));
+    assertThatThrownBy(() -> new RuleLoader().loadBuiltInAnd(dir)).isInstanceOf(RuleFileException.class)
+        .hasMessageContaining("d.yaml: ").hasMessageNotContaining("java.");
+    Files.delete(dir.resolve("d.yaml"));
+    Files.writeString(dir.resolve("deep.yaml"), "[".repeat(1100) + "]".repeat(1100) + "\n");
+    assertThatThrownBy(() -> new RuleLoader().loadBuiltInAnd(dir)).isInstanceOf(RuleFileException.class)
+        .hasMessageContaining("deep.yaml").hasMessageContaining("not valid YAML").hasMessageNotContaining("StreamReadConstraints")
+        .hasMessageNotContaining(":0:");
+  }
+
   @Test
   void unknownLayer() {
     String yaml = replaceLine(LINT, 4, "    layer: wifi");
