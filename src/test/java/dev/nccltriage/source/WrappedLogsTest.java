@@ -197,6 +197,14 @@ class WrappedLogsTest {
         .isEqualTo(plain);
     assertThat(facts(Logs.parse(docker(each(text.replace("\\", "\\\\").replace("\"", "\\\""), "ts=1 msg=\"", "\" pod=w-0"),
         "{\"log\":\"", "\"}")))).as("logfmt in a JSON record").isEqualTo(plain);
+    // a shipper that wrapped a runtime's JSON record again (Fluent Bit tailing Docker's files without
+    // its docker parser), with and without the inner record's other fields, three deep too
+    String docker = docker(text, "{\"log\":\"", "\",\"stream\":\"stdout\"}");
+    assertThat(facts(Logs.parse(docker(docker.replace("\n\n", "\n").stripTrailing(), "{\"log\":\"", "\",\"stream\":\"stdout\"}"))))
+        .as("a JSON record in a JSON record").isEqualTo(facts(Logs.parse(text)));
+    String bare = docker(text, "{\"log\":\"", "\"}");
+    assertThat(facts(Logs.parse(docker(docker(bare.stripTrailing(), "{\"log\":\"", "\"}").stripTrailing(), "{\"log\":\"", "\"}"))))
+        .as("three deep").isEqualTo(facts(Logs.parse(text)));
     // a logger that colours its lines: the ESC bytes arrive escaped, and are stripped once decoded
     assertThat(facts(Logs.parse(docker(each(text.replace("\n\n", "\n"), "\u001b[32m", "\u001b[0m"), "{\"log\":\"",
         "\",\"stream\":\"stdout\"}")))).as("coloured").isEqualTo(facts(Logs.parse(text.replace("\n\n", "\n"))));

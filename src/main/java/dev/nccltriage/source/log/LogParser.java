@@ -34,6 +34,10 @@ final class LogParser implements LineSink {
   private final AnsiStrip ansi = new AnsiStrip();
   private final Tracebacks tracebacks;
   private final JsonLogLine json = new JsonLogLine();
+  // a record in a record's text (a shipper that wrapped a runtime's JSON log line again): the two
+  // decode each other's buffer in turn
+  private final JsonLogLine innerJson = new JsonLogLine();
+  private static final int MAX_NESTED_RECORDS = 8;
   private final QuotedField quoted = new QuotedField();
   private final PrefixCache prefixes;
   private final UnknownWrappers wrappers;
@@ -106,6 +110,21 @@ final class LogParser implements LineSink {
         s = 0;
         e = n;
         mayHaveEscape |= wrapped.decodedEscape();
+        JsonLogLine outer = json;
+        JsonLogLine inner = innerJson;
+        for (int depth = 0; wrapped == json && depth < MAX_NESTED_RECORDS && e - s >= 8 && b[s] == '{'; depth++) {
+          int m = inner.decode(b, s, e);
+          if (m < 0) {
+            break;
+          }
+          b = inner.buffer();
+          s = 0;
+          e = m;
+          mayHaveEscape |= inner.decodedEscape();
+          JsonLogLine t = outer;
+          outer = inner;
+          inner = t;
+        }
         if (wrapped == json && e - s > 8 && (b[e - 1] == '"' || QuotedField.mayBeRow(b, s, e))) {
           // a record's text that is itself a line of quoted fields (logfmt in a JSON log)
           int m = quoted.decode(b, s, e);
