@@ -24,6 +24,8 @@ final class LogCommand implements Callable<Integer>, Specs.Modelled {
   OutputFormat output = OutputFormat.text;
   Integer expectHcas;
   int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
+  // a pool of parser threads, each with its buffers and caches: past a few hundred, only memory
+  private static final int MAX_THREADS = 256;
   Long parallelMinBytes;
   final CommonOptions common = new CommonOptions();
 
@@ -57,6 +59,9 @@ final class LogCommand implements Callable<Integer>, Specs.Modelled {
     StdinNotice.ifTerminal(ctx, inputs, "an NCCL log", "nccl-triage log FILE (or kubectl logs POD | nccl-triage log -)");
     if (expectHcas != null && expectHcas < 1) {
       throw new NcclTriage.UsageError("--expect-hcas must be at least 1");
+    }
+    if (threads < 1 || threads > MAX_THREADS) {
+      throw new NcclTriage.UsageError("--threads must be between 1 and " + MAX_THREADS + " (got " + threads + ")");
     }
     if (parallelMinBytes != null && parallelMinBytes < 1) {
       throw new NcclTriage.UsageError("--parallel-min-bytes must be at least 1");

@@ -59,4 +59,12 @@ class ParallelMinBytesTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.stderr().strip()).contains("--parallel-min-bytes must be at least 1").doesNotContain("\n");
   }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"0", "-1", "257", "2147483647"})
+  void threadsOutsideOneTo256AreAUsageError(String n) {
+    CliRun r = CliRun.run("log", "--threads", n, "samples/logs/01-healthy-ib-gdr-2.21.5.log");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.stderr().strip()).isEqualTo("nccl-triage: --threads must be between 1 and 256 (got " + n + ")");
+  }
 }
