@@ -31,6 +31,9 @@ final class RulesCommand implements Callable<Integer>, Specs.Modelled {
   public Integer call() {
     PrintStream out = ctx.out();
     if (facts) {
+      if (rulesDir != null) {
+        ctx.preload().ruleSet(ctx.cwd().resolve(rulesDir)); // the facts are the same; a broken DIR is still said
+      }
       FactVocabulary.entries().values().forEach(e ->
           out.printf("%-26s %-8s %s%n", e.name(), e.type().name().toLowerCase(java.util.Locale.ROOT), e.meaning()));
       return 0;

@@ -193,7 +193,7 @@ class CliTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"rules", "log"})
+  @ValueSource(strings = {"rules", "rules --facts", "log"})
   void malformedRuleFileIsAUsageErrorNamingFileAndLine(String command) throws IOException {
     Path dir = Files.createDirectory(tmp.resolve("rules"));
     Files.writeString(
@@ -207,6 +207,7 @@ class CliTest {
     CliRun run =
         command.equals("rules")
             ? CliRun.run("rules", "--rules", dir.toString())
+            : command.equals("rules --facts") ? CliRun.run("rules", "--facts", "--rules", dir.toString())
             : CliRun.run("log", "--rules", dir.toString(), SOCKET);
     assertUsageError(run, "extra.yaml:4:", "colour");
   }
