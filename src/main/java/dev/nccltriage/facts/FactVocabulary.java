@@ -105,7 +105,7 @@ public final class FactVocabulary {
       e("pod.verbsProviders", FactType.LIST, "verbs providers in the image (mlx5, efa...: lib<name>-rdmav<N>.so plugins, lib<name>.so.1)"),
       e("pod.verbsProvidersMissing", FactType.LIST, "providers the usable HCAs' drivers need (mlx5_* HCAs: mlx5, efa_*: efa) that the image lacks"),
       e("pod.ports", FactType.NUMBER, "ports of the usable HCAs"),
-      e("pod.portsActive", FactType.NUMBER, "ports in state ACTIVE"),
+      e("pod.portsActive", FactType.NUMBER, "ports in state ACTIVE (unknown when none is and a port's state could not be read)"),
       e("pod.hcaDeficit", FactType.NUMBER, "expected HCA ports minus those this container has (--expect-hcas)"),
       e("pod.portsSelectedActive", FactType.NUMBER, "ACTIVE ports of usable HCAs that the job's NCCL_IB_HCA selects (all when unset)"),
       e("pod.portsAnyActive", FactType.BOOL, "at least one HCA port is ACTIVE (as a person answered guide; check counts pod.portsActive)"),

@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
 
 /**
  * Step 2: the HCAs the container can use and their ports, from ibv_devinfo, or from
- * /sys/class/infiniband when the tool is absent, fails or times out. sysfs lists every HCA of
- * the node; the usable ones are those with a uverbs device in the container.
+ * /sys/class/infiniband when the tool is absent, fails or times out, and for each usable HCA whose
+ * ports its output does not show (cut short, damaged). sysfs lists every HCA of the node; the
+ * usable ones are those with a uverbs device in the container.
  */
 final class HcaProbe {
   private static final Pattern DIGITS = Pattern.compile("\\d+");
