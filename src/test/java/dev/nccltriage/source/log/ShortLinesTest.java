@@ -27,47 +27,43 @@ import org.junit.jupiter.api.Test;
  */
 class ShortLinesTest {
   /** Every line to line(): LineSink's defaults for short and blank lines. */
-  private static LineSink wholeLines(LogParser p) {
-    return new LineSink() {
-      @Override
-      public void line(byte[] b, int s, int e, long lineNo, boolean truncated, boolean esc) {
-        p.line(b, s, e, lineNo, truncated, esc);
-      }
+  private static class WholeLines implements LineSink {
+    final LogParser p;
 
-      @Override
-      public int lineAt(byte[] b, int s, int limit, long lineNo) {
-        return p.lineAt(b, s, limit, lineNo);
-      }
-    };
+    WholeLines(LogParser p) {
+      this.p = p;
+    }
+
+    @Override
+    public void line(byte[] b, int s, int e, long lineNo, boolean truncated, boolean esc) {
+      p.line(b, s, e, lineNo, truncated, esc);
+    }
+
+    @Override
+    public int lineAt(byte[] b, int s, int limit, long lineNo) {
+      return p.lineAt(b, s, limit, lineNo);
+    }
   }
 
   /**
    * The short path as it was before the reader skipped lineAt after a short line: every short line
    * is offered to lineAt first, which must decline it.
    */
-  private static LineSink offeredFirst(LogParser p) {
-    return new LineSink() {
-      @Override
-      public void line(byte[] b, int s, int e, long lineNo, boolean truncated, boolean esc) {
-        p.line(b, s, e, lineNo, truncated, esc);
-      }
+  private static final class OfferedFirst extends WholeLines {
+    OfferedFirst(LogParser p) {
+      super(p);
+    }
 
-      @Override
-      public int lineAt(byte[] b, int s, int limit, long lineNo) {
-        return p.lineAt(b, s, limit, lineNo);
-      }
+    @Override
+    public void shortLine(byte[] b, int s, int e, long lineNo) {
+      assertThat(p.lineAt(b, s, e + 1, lineNo)).as("lineAt of a short line").isEqualTo(-1);
+      p.shortLine(b, s, e, lineNo);
+    }
 
-      @Override
-      public void shortLine(byte[] b, int s, int e, long lineNo) {
-        assertThat(p.lineAt(b, s, e + 1, lineNo)).as("lineAt of a short line").isEqualTo(-1);
-        p.shortLine(b, s, e, lineNo);
-      }
-
-      @Override
-      public void blankLines(byte[] b, int s, int count, long lineNo) {
-        p.blankLines(b, s, count, lineNo);
-      }
-    };
+    @Override
+    public void blankLines(byte[] b, int s, int count, long lineNo) {
+      p.blankLines(b, s, count, lineNo);
+    }
   }
 
   private static LogFacts parse(byte[] bytes, boolean shortPath, int readSize) throws IOException {
@@ -90,7 +86,7 @@ class ShortLinesTest {
         return all.read(b, off, Math.min(len, readSize));
       }
     };
-    LineSink sink = path == 0 ? wholeLines(parser) : path == 1 ? parser : offeredFirst(parser);
+    LineSink sink = path == 0 ? new WholeLines(parser) : path == 1 ? parser : new OfferedFirst(parser);
     new LineReader(LineReader.DEFAULT_MAX_LINE).read(in, Long.MAX_VALUE, sink);
     List<InputStats> stats = List.of(new InputStats("x.log", acc.lines, acc.ncclLines, acc.unplaced, acc.truncated));
     return new FactsBuilder(acc, stats).build();
