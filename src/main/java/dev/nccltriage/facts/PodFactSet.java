@@ -58,10 +58,8 @@ public final class PodFactSet {
     }
     s.put("pod.hcaNames", h.usable(), ev(ev, "pod.uverbsNames"));
     s.put("pod.ports", (long) h.ports().size(), hcaEv);
-    long active = h.ports().stream().filter(x -> "ACTIVE".equals(x.state())).count();
-    // a port whose state could not be read (no state file, an empty or garbled one) is unknown, not
-    // down: with none known ACTIVE, how many are is unknown
-    if (active > 0 || h.ports().stream().allMatch(x -> x.state() != null)) {
+    Long active = activeCount(h.ports());
+    if (active != null) {
       s.put("pod.portsActive", active, hcaEv);
     }
     s.put("pod.linkLayers", h.ports().stream().map(PodFacts.Port::linkLayer).filter(x -> x != null).distinct().toList(), hcaEv);
@@ -200,9 +198,11 @@ public final class PodFactSet {
     }
     if (!h.ports().isEmpty()) {
       // the ports NCCL would take: ACTIVE, of a usable HCA, selected by the job's NCCL_IB_HCA
-      s.put("pod.portsSelectedActive", h.ports().stream().filter(x -> "ACTIVE".equals(x.state())
-          && h.usable().contains(x.hca()) && (filter == null || filter.selects(x.hca()))).count(),
-          concat(hcaEv, ibHcaEv));
+      Long selected = activeCount(h.ports().stream()
+          .filter(x -> h.usable().contains(x.hca()) && (filter == null || filter.selects(x.hca()))).toList());
+      if (selected != null) {
+        s.put("pod.portsSelectedActive", selected, concat(hcaEv, ibHcaEv));
+      }
     }
     long ports = h.ports().isEmpty() ? h.usable().size() : h.ports().size();
     if (expect.hcas() != null && d.present()) {
@@ -328,5 +328,14 @@ public final class PodFactSet {
     List<Evidence> out = new ArrayList<>(a);
     b.stream().filter(e -> !out.contains(e) && out.size() < 5).forEach(out::add);
     return out;
+  }
+
+  /**
+   * How many of the ports are ACTIVE; null (unknown) when none is known to be and a port's state
+   * could not be read (no state file, an empty or garbled one): such a port is unknown, not down.
+   */
+  private static Long activeCount(List<PodFacts.Port> ports) {
+    long active = ports.stream().filter(x -> "ACTIVE".equals(x.state())).count();
+    return active > 0 || ports.stream().allMatch(x -> x.state() != null) ? active : null;
   }
 }

@@ -125,13 +125,16 @@ class PodFactSetTest {
     p.hcas = new PodFacts.Hcas("ok", "sysfs", List.of("mlx5_0", "mlx5_1"), List.of("mlx5_0", "mlx5_1"),
         List.of(port("mlx5_0", 1, null, "InfiniBand", 400.0), port("mlx5_1", 1, "DOWN", "InfiniBand", 400.0)));
     assertThat(value(p.facts(), "pod.portsActive")).isEmpty();
+    assertThat(value(p.facts(), "pod.portsSelectedActive")).isEmpty();
     assertThat(value(p.facts(), "pod.ports")).contains(2L);
     p.hcas = new PodFacts.Hcas("ok", "sysfs", List.of("mlx5_0", "mlx5_1"), List.of("mlx5_0", "mlx5_1"),
         List.of(port("mlx5_0", 1, null, "InfiniBand", 400.0), port("mlx5_1", 1, "ACTIVE", "InfiniBand", 400.0)));
     assertThat(value(p.facts(), "pod.portsActive")).contains(1L);
+    assertThat(value(p.facts(), "pod.portsSelectedActive")).contains(1L);
     p.hcas = new PodFacts.Hcas("ok", "sysfs", List.of("mlx5_0"), List.of("mlx5_0"),
         List.of(port("mlx5_0", 1, "DOWN", "InfiniBand", 400.0)));
     assertThat(value(p.facts(), "pod.portsActive")).contains(0L);
+    assertThat(value(p.facts(), "pod.portsSelectedActive")).contains(0L);
   }
 
   @Test
