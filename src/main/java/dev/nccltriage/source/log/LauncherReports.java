@@ -101,20 +101,6 @@ final class LauncherReports {
   private LauncherReports() {}
 
   /**
-   * Whether a report can start with byte c (the cases of {@link #kind}): small enough for C1 to
-   * inline, so that the other lines pay a compare or two and no call.
-   */
-  static boolean mayStart(byte c) {
-    int k = c - FIRST;
-    return k >= 0 && k < 64 && (STARTS >>> k & 1) != 0;
-  }
-
-  private static final int FIRST = '=';
-  // one bit per byte a report starts with, from '=' (0x3d) up (a compare per byte would grow past
-  // what C1 inlines): the first bytes of PAIRS
-  private static final long STARTS;
-
-  /**
    * Whether a report can start with the bytes c, d (the first two of each case of {@link #kind}, and
    * of a logger's FATAL line):
    * one load for a byte after another program's blank, where most words start with one of those
@@ -131,12 +117,9 @@ final class LauncherReports {
       "PR", "co", "Bu", "Fl", "Il"};
 
   static {
-    long starts = 0;
     for (String pair : PAIRS) {
-      starts |= 1L << (pair.charAt(0) - FIRST);
       SECOND[pair.charAt(0)] |= 1L << pair.charAt(1);
     }
-    STARTS = starts;
     // and a logger's FATAL line ("F" MMDD, or TensorFlow's "F "): FrameworkFailures.fatalLine
     for (char c : " 0123456789".toCharArray()) {
       SECOND['F'] |= 1L << c;

@@ -99,7 +99,7 @@ final class LineReader {
             long control = (w - SPACES) & ~w & HIGHS;
             int nl = control == 0 ? -1 : shortLineEnd(buf, pos, control);
             if (nl >= 0 && nl - pos <= maxLine) {
-              sink.shortLine(buf, pos, nl, lineNo + 1);
+              sink.shortLine(buf, pos, nl, lineNo + 1, w);
               shortBefore = true;
               if ((++lineNo & 63) == 0) {
                 stopIfInterrupted();

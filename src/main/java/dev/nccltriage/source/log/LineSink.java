@@ -19,16 +19,17 @@ interface LineSink {
    * without an ESC, that {@link #lineAt} declined with -1, or was not offered (after a short line
    * the reader tests the next first: a line that short holds no thread's prefix, so lineAt declines
    * it always): as {@link #line}, for a sink that has a cheaper way with lines too short to hold
-   * anything but another program's few words.
+   * anything but another program's few words. {@code head}: the eight bytes at {@code start} as
+   * the reader tested them ({@link Bytes#word}; those past {@code end} are the next line's).
    */
-  default void shortLine(byte[] buf, int start, int end, long lineNo) {
+  default void shortLine(byte[] buf, int start, int end, long lineNo, long head) {
     line(buf, start, end, lineNo, false, false);
   }
 
   /** {@code count} blank lines (bare newlines from {@code start}), the first of them line {@code lineNo}. */
   default void blankLines(byte[] buf, int start, int count, long lineNo) {
     for (int i = 0; i < count; i++) {
-      shortLine(buf, start + i, start + i, lineNo + i);
+      shortLine(buf, start + i, start + i, lineNo + i, 0);
     }
   }
 

@@ -183,7 +183,7 @@ final class LogParser implements LineSink {
    * it. Another program's word ("Killed"), an exception's name after a traceback, are still read.
    */
   @Override
-  public void shortLine(byte[] b, int s, int e, long lineNo) {
+  public void shortLine(byte[] b, int s, int e, long lineNo, long head) {
     if (e > s && b[s] == '{') {
       line(b, s, e, lineNo, false, false); // a JSON record's decoding is line()'s
       return;
@@ -198,15 +198,36 @@ final class LogParser implements LineSink {
       acc.unplaced++;
       return;
     }
-    if (Envelope.mayHaveSuffix(b[e - 1])) {
+    long key = QuietLines.key(head, e - s);
+    if (QuietLines.inert(head, e - s) || quietLines.known(key)) {
+      // a counter, a value, a word read before: what unplaced() does with it, less the readers
+      // whose answer is known (QuietLines)
+      acc.unplaced++;
+      crashOf = null;
+      textOf = null;
+      lineFailed = false;
+      lastSearchBare = true;
+      slot.at(b, s, e, lineNo);
+      if (tracebacks.raisedAt(b, s, s, e, 0)) {
+        slot.record(acc.frameworkFailures[FrameworkFailures.PYTHON_EXCEPTION - 1]);
+      } else if (tracebacks.waitingException()) {
+        tracebacks.waitWith(slot);
+      }
+      return;
+    }
+    boolean whole = !Envelope.mayHaveSuffix(b[e - 1]);
+    if (!whole) {
       e = Envelope.trimSuffix(b, s, e);
     }
     slot.at(b, s, e, lineNo);
     crashOf = null;
     lineFailed = false;
     lastSearchBare = true;
-    textAfter(b, s, Envelope.afterShortWrappers(b, s, e), e, true); // as segment() finds it
+    int t = textAfter(b, s, Envelope.afterShortWrappers(b, s, e), e, true); // as segment() finds it
     unplaced(b, s, e);
+    if (quiet && whole && t == s) {
+      quietLines.add(key); // (a line this short holds no report after a wrapper nor a traceback's header)
+    }
   }
 
   /**
@@ -237,6 +258,7 @@ final class LogParser implements LineSink {
   /** A line no NCCL reader took: another program's, read for a failure or nccl-tests' preamble. */
   private void unplaced(byte[] b, int s, int e) {
     acc.unplaced++;
+    quiet = false;
     boolean known = textOf == b && textFrom == s;
     int t = known ? textAt : s;
     boolean raised = tracebacks.raisedAt(b, s, t, e, known ? textIndent : 0);
@@ -246,7 +268,9 @@ final class LogParser implements LineSink {
     } else {
       byte c = t < e ? b[t] : 0;
       int level = -1; // a c10 log line's level letter
-      int report = LauncherReports.mayStart(c) ? LauncherReports.kind(b, t, e) : LauncherReports.NONE;
+      // a report is more than a byte, and its first two bytes are one of a few pairs
+      int report = t + 1 < e && LauncherReports.mayStart(c, b[t + 1]) ? LauncherReports.kind(b, t, e)
+          : LauncherReports.NONE;
       if (report != LauncherReports.NONE) {
         failure(report);
       } else if (c == '[' && (level = FrameworkFailures.logLevelAt(b, t, e)) >= 0
@@ -274,6 +298,7 @@ final class LogParser implements LineSink {
           // a part's start may cut off, so its first line stands for it (a doubt, as its exception's)
           kind = FrameworkFailures.PYTHON_EXCEPTION;
         }
+        quiet = level < 0 && w <= 0;
         if (w > 0) {
           // a report or a traceback after a wrapper no table knows: decided once the input's are known
           int k = Envelope.afterWrappers(b, s, e);
@@ -412,6 +437,9 @@ final class LogParser implements LineSink {
   private int crashFrom;
   private int crashTo;
   private boolean crashFound;
+  // unplaced() found nothing in the line that depends on its bytes alone (QuietLines)
+  private boolean quiet;
+  private final QuietLines quietLines = new QuietLines();
   private boolean lastSearchBare; // the last line segment() searched for an envelope had none
   // where the text of the line [textFrom, ...) of textOf starts past its wrappers, labels and
   // quoting, as segment() found it (null: not found so)

@@ -55,9 +55,9 @@ class ShortLinesTest {
     }
 
     @Override
-    public void shortLine(byte[] b, int s, int e, long lineNo) {
+    public void shortLine(byte[] b, int s, int e, long lineNo, long head) {
       assertThat(p.lineAt(b, s, e + 1, lineNo)).as("lineAt of a short line").isEqualTo(-1);
-      p.shortLine(b, s, e, lineNo);
+      p.shortLine(b, s, e, lineNo, head);
     }
 
     @Override
@@ -122,6 +122,50 @@ class ShortLinesTest {
         assertSameFacts(log.getBytes(StandardCharsets.UTF_8));
       }
     }
+  }
+
+  /**
+   * Each short word again and again in one log, where a traceback may be open, may have just ended
+   * or may be waiting for its exception: the second time on, a quiet word is known ({@link
+   * QuietLines}) and not read again, and what it does must not change.
+   */
+  @Test
+  void repeatedWordsWhereverATracebackStands() throws IOException {
+    StringBuilder log = new StringBuilder("node-01:100:100 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB\n");
+    for (int round = 0; round < 3; round++) {
+      for (String word : SHORT) {
+        log.append(word).append('\n').append(TRACEBACK).append(word).append('\n').append(word).append('\n')
+            .append(TRACEBACK).append("    ").append(word).append('\n').append(word).append("\n\n");
+      }
+    }
+    assertSameFacts(log.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Short lines of digits and the bytes around them in ASCII, known quiet by their bytes alone
+   * ({@link QuietLines#inert}) or not, at random, between tracebacks and NCCL lines.
+   */
+  @Test
+  void randomNumbersAndTheirNeighbourBytes() throws IOException {
+    Random rnd = new Random(11);
+    String alphabet = "0123456789+,-./*: )]\t>|`'\"#%=x\u00ff";
+    StringBuilder log = new StringBuilder();
+    for (int i = 0; i < 6000; i++) {
+      int n = 1 + rnd.nextInt(7);
+      StringBuilder w = new StringBuilder();
+      for (int j = 0; j < n; j++) {
+        w.append(alphabet.charAt(rnd.nextInt(rnd.nextBoolean() ? 15 : alphabet.length())));
+      }
+      log.append(w).append('\n');
+      switch (rnd.nextInt(40)) {
+        case 0 -> log.append(TRACEBACK);
+        case 1 -> log.append("node-01:100:100 [0] NCCL WARN Call to connect returned Connection refused\n");
+        case 2 -> log.append("KeyError: 'x'\n");
+        default -> { }
+      }
+    }
+    byte[] bytes = log.toString().getBytes(StandardCharsets.ISO_8859_1);
+    assertSameFacts(bytes);
   }
 
   /** Every real log's lines, each followed by pieces of itself short enough to be short lines. */
