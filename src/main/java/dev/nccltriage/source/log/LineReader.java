@@ -60,7 +60,6 @@ final class LineReader {
   private long read(InputStream in, byte[] buf, int len, long limit, LineSink sink, boolean skipFirst)
       throws IOException {
     escapeSeen = false;
-    shortBefore = false;
     int pos = 0; // start of the current line in buf
     long consumed = 0; // stream offset of buf[0]
     long lineNo = skipFirst ? -1 : 0;
@@ -88,11 +87,10 @@ final class LineReader {
             continue;
           }
           int scanTo = Math.min(len, pos + maxLine + 1);
-          // after a short line the next is tested for short first: a program's short lines come in
-          // runs, and a line that short holds no thread's prefix (lineAt would decline it). Other
-          // lines pay for the test only after a short one
-          int end = shortBefore ? -1 : sink.lineAt(buf, pos, scanTo, lineNo + 1);
-          if (end == -1 && pos + LineSink.SHORT_LINE <= len) {
+          // a line is tested for short before it is offered to lineAt: a line that short holds no
+          // thread's prefix (lineAt would decline it, after a prefix lookup, and a wrapper's parse
+          // for a number), and the test costs a longer line one word's read
+          if (pos + LineSink.SHORT_LINE <= len) {
             // no thread's line: one whose newline is among its first eight bytes (one word) is
             // handed over as short, and nothing NCCL's is looked for in it
             long w = Bytes.word(buf, pos);
@@ -100,7 +98,6 @@ final class LineReader {
             int nl = control == 0 ? -1 : shortLineEnd(buf, pos, control);
             if (nl >= 0 && nl - pos <= maxLine) {
               sink.shortLine(buf, pos, nl, lineNo + 1, w);
-              shortBefore = true;
               if ((++lineNo & 63) == 0) {
                 stopIfInterrupted();
               }
@@ -108,10 +105,7 @@ final class LineReader {
               continue;
             }
           }
-          if (shortBefore) {
-            shortBefore = false;
-            continue; // not short after all: offered to lineAt as every other line
-          }
+          int end = sink.lineAt(buf, pos, scanTo, lineNo + 1);
           if (end < 0) {
             // -1: search the whole line; below: the sink vouches for the bytes before -2 - end
             end = indexOfNewline(buf, end == -1 ? pos : -2 - end, scanTo);
@@ -223,7 +217,6 @@ final class LineReader {
   }
 
   private boolean escapeSeen; // an ESC byte in the line being scanned, found in the newline pass
-  private boolean shortBefore; // the last line that was not blank was handed over as short
   private static final long SPACES = Bytes.broadcast((byte) 0x20);
   private static final long HIGHS = 0x8080808080808080L;
 

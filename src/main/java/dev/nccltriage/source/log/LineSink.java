@@ -16,9 +16,8 @@ interface LineSink {
 
   /**
    * A line of fewer than {@link #SHORT_LINE} bytes before its newline (one ending in a CR too),
-   * without an ESC, that {@link #lineAt} declined with -1, or was not offered (after a short line
-   * the reader tests the next first: a line that short holds no thread's prefix, so lineAt declines
-   * it always): as {@link #line}, for a sink that has a cheaper way with lines too short to hold
+   * without an ESC, which the reader does not offer to {@link #lineAt} (a line that short holds no
+   * thread's prefix, so lineAt would decline it): as {@link #line}, for a sink that has a cheaper way with lines too short to hold
    * anything but another program's few words. {@code head}: the eight bytes at {@code start} as
    * the reader tested them ({@link Bytes#word}; those past {@code end} are the next line's).
    */

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * blank lines to {@link LogParser#blankLines}, which skip the searches that cannot find anything
  * in so few bytes. Each input is parsed three times, once so, once through a sink that gives every
  * line to {@link LogParser#line}, and once offering each short line to {@link LogParser#lineAt}
- * first (the reader does not after a short line), and the facts must be equal, down to evidence and
+ * first (the reader does not offer it), and the facts must be equal, down to evidence and
  * line numbers.
  */
 class ShortLinesTest {
@@ -46,8 +46,8 @@ class ShortLinesTest {
   }
 
   /**
-   * The short path as it was before the reader skipped lineAt after a short line: every short line
-   * is offered to lineAt first, which must decline it.
+   * The short path as it was before the reader tested for short lines first: every short line is
+   * offered to lineAt first, which must decline it.
    */
   private static final class OfferedFirst extends WholeLines {
     OfferedFirst(LogParser p) {
