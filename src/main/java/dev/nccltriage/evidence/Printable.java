@@ -4,13 +4,21 @@ package dev.nccltriage.evidence;
  * Text from input made safe for a terminal: a log line, a host name or a file's content may carry
  * BEL, backspace or an ANSI escape that would ring, rewrite or recolour the user's screen. C0
  * controls (but tab), DEL and C1 controls become visible escapes ({@code \x07}, {@code \x1b},
- * {@code \u009b}); everything else, tab and newline included, stays as it is.
+ * {@code \u009b}); so do the characters that reorder or break what a terminal shows without being
+ * seen: Unicode's bidirectional overrides, embeddings, isolates and marks ({@code \u202e} shows the
+ * rest of an evidence line reversed, the "Trojan Source" trick) and its line and paragraph
+ * separators. Everything else, tab and newline included, stays as it is.
  */
 public final class Printable {
   private Printable() {}
 
   public static boolean control(char c) {
-    return (c < 0x20 && c != '\t' && c != '\n') || (c >= 0x7f && c <= 0x9f);
+    return (c < 0x20 && c != '\t' && c != '\n') || (c >= 0x7f && c <= 0x9f) || c >= 0x61c && invisible(c);
+  }
+
+  /** U+200E-200F, U+2028-202E, U+2066-2069 (marks, separators, embeddings, overrides, isolates); U+061C. */
+  private static boolean invisible(char c) {
+    return c == 0x61c || c >= 0x200e && c <= 0x200f || c >= 0x2028 && c <= 0x202e || c >= 0x2066 && c <= 0x2069;
   }
 
   /** The text with control characters escaped; the same string when there are none. */
