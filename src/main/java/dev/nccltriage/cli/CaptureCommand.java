@@ -88,7 +88,8 @@ final class CaptureCommand implements Callable<Integer>, Specs.Modelled {
         made = dir;
       } else {
         if (Files.exists(out) && (!Files.isDirectory(out) || !isEmpty(out))) {
-          throw new NcclTriage.UsageError(output + ": exists and is not an empty directory");
+          throw new NcclTriage.UsageError(output + (Files.isDirectory(out) ? ": is a directory that is not empty"
+              : ": exists and is not a directory") + "; name a new or empty directory, or a new .tar.gz file");
         }
         made = firstMissing(out);
         dir = Files.createDirectories(out);

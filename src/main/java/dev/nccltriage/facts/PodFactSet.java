@@ -34,9 +34,14 @@ public final class PodFactSet {
     s.put("pod.devInfiniband", d.present(), ev(ev, "pod.uverbs"));
     s.put("pod.uverbs", (long) d.uverbs().size(), ev(ev, "pod.uverbs"));
     long openable = d.opens().values().stream().filter("ok"::equals).count();
-    s.put("pod.uverbsOpenable", openable, ev(ev, "pod.uverbsOpenable", "pod.uverbs"));
-    if (d.present()) {
-      s.put("pod.uverbsUnopenable", d.uverbs().size() - openable, ev(ev, "pod.uverbsOpenable", "pod.uverbs"));
+    // a device a capture did not try is neither: each count is known only where those could not change it
+    long untried = d.opens().values().stream().filter(r -> r.startsWith(PodFacts.Devices.UNTRIED)).count();
+    long unopenable = d.uverbs().size() - openable - untried;
+    if (untried == 0 || openable > 0) {
+      s.put("pod.uverbsOpenable", openable, ev(ev, "pod.uverbsOpenable", "pod.uverbs"));
+    }
+    if (d.present() && (untried == 0 || unopenable > 0)) {
+      s.put("pod.uverbsUnopenable", unopenable, ev(ev, "pod.uverbsOpenable", "pod.uverbs"));
     }
     s.put("pod.uverbsNames", d.uverbsHca().values().stream().sorted(NaturalOrder.INSTANCE).toList(), ev(ev, "pod.uverbsNames"));
     s.put("pod.rdmaCm", d.rdmaCm(), ev(ev, "pod.uverbs"));

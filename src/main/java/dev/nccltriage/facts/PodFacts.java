@@ -22,8 +22,14 @@ public record PodFacts(
     String envOf,
     Map<String, List<Evidence>> evidence) {
 
+  /**
+   * {@code opens}: per uverbs device, whether it opened read-write ({@code ok}, {@code denied},
+   * {@code missing}, {@code error...}), or {@link #UNTRIED} and why (a capture that does not say).
+   */
   public record Devices(String status, boolean present, List<String> uverbs, Map<String, String> uverbsHca,
-      Map<String, String> opens, boolean rdmaCm, List<String> others) {}
+      Map<String, String> opens, boolean rdmaCm, List<String> others) {
+    public static final String UNTRIED = "unknown: ";
+  }
 
   /** {@code port} is null when its number did not fit an int: counted, but matched to no other port. */
   public record Port(String hca, Integer port, String state, String physState, String linkLayer, Double rateGbps,

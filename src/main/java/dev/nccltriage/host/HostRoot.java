@@ -1,6 +1,8 @@
 package dev.nccltriage.host;
 
+import dev.nccltriage.evidence.Printable;
 import dev.nccltriage.facts.NaturalOrder;
+import dev.nccltriage.facts.PodFacts;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +40,7 @@ public final class HostRoot {
     this.files = new RootFiles(root);
     this.root = files.root();
     this.live = files.live();
-    this.recordedOpens = live ? Map.of() : loadOpens(files.read("/" + CaptureLayout.OPENS, MAX_OPENS));
+    this.recordedOpens = live ? null : loadOpens(files.read("/" + CaptureLayout.OPENS, MAX_OPENS));
   }
 
   public Path root() {
@@ -112,7 +114,8 @@ public final class HostRoot {
 
   /**
    * Whether a device can be opened read-write, as libibverbs opens uverbs: {@code ok}, {@code
-   * denied}, {@code missing} or {@code error: ...}. On replay the capture's recorded answer wins.
+   * denied}, {@code missing} or {@code error: ...}. On replay the capture's recorded answer wins;
+   * {@code unknown: ...} when the capture's opens.tsv does not say (or says something else).
    */
   public String tryOpen(String absPath) {
     String result = open(absPath);
@@ -121,11 +124,18 @@ public final class HostRoot {
   }
 
   private String open(String absPath) {
-    if (!live) {
+    if (!live && recordedOpens != null) {
+      // a capture this tool made tried every device it listed: one it did not list was not tried
       String recorded = recordedOpens.get(absPath);
-      if (recorded != null) {
-        return recorded;
+      if (recorded == null) {
+        return !files.exists(absPath) ? "missing" : PodFacts.Devices.UNTRIED + "not in the capture's " + CaptureLayout.OPENS;
       }
+      boolean known = recorded.equals("ok") || recorded.equals("denied") || recorded.equals("missing")
+          || recorded.equals("error") || recorded.startsWith("error: ") || recorded.startsWith(PodFacts.Devices.UNTRIED);
+      return known ? recorded : PodFacts.Devices.UNTRIED + CaptureLayout.OPENS + " says '" + Printable.line(recorded, 40) + "'";
+    }
+    if (!live) {
+      // a capture made by hand (no opens.tsv): a device file that is there is taken as openable
       RootFiles.Located at = files.locate(absPath, true);
       if (at.refused() != null) {
         return "error: " + at.refused();
@@ -145,7 +155,11 @@ public final class HostRoot {
     }
   }
 
+  /** null when the capture has no opens.tsv; empty when it has one that cannot be read. */
   private static Map<String, String> loadOpens(RootFiles.Bytes opens) {
+    if (opens.status().equals("missing")) {
+      return null;
+    }
     Map<String, String> m = new LinkedHashMap<>();
     if (!opens.ok()) {
       return m;

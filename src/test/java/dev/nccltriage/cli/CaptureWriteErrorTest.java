@@ -59,6 +59,22 @@ class CaptureWriteErrorTest {
         .containsExactlyInAnyOrder("a-file", "empty-bin");
   }
 
+  /** A device, a file or a folder with files in it as the capture's folder: which, in one line. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+    "/dev/full|: exists and is not a directory; name a new or empty directory, or a new .tar.gz file",
+    "TMP/a-file|: exists and is not a directory;",
+    "TMP|: is a directory that is not empty;",
+  })
+  void aPlaceThatIsNoNewFolderIsNamedForWhatItIs(String spec) throws Exception {
+    Files.writeString(tmp.resolve("a-file"), "x");
+    String output = spec.substring(0, spec.indexOf('|')).replace("TMP", tmp.toString());
+    CliRun run = CliRun.run(new byte[0], noTools(tmp), false, "capture", "-o", output);
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+    assertThat(run.stderr().lines().toList()).as("stderr").hasSize(1);
+    assertThat(run.stderr()).startsWith("nccl-triage: " + output + spec.substring(spec.indexOf('|') + 1));
+  }
+
   /** An archive into a folder that is not there is refused before any probe runs (and waits out its timeout). */
   @Test
   void anArchiveIntoAMissingFolderIsRefusedBeforeAnyProbeRuns() throws Exception {

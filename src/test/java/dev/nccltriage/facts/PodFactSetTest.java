@@ -90,6 +90,26 @@ class PodFactSetTest {
     assertThat(value(p.facts(), "pod.uverbsUnopenable")).isEmpty();
   }
 
+  /** A device a capture did not try leaves a count unknown only where it could change the count's test. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "ok ok unknown | 2 | ",
+      "denied denied unknown | | 2",
+      "unknown unknown unknown | | ",
+      "ok denied unknown | 1 | 1",
+  })
+  void anUntriedDeviceIsNeitherOpenableNorNot(String opens, Long openable, Long unopenable) {
+    String[] r = opens.split(" ");
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < r.length; i++) {
+      m.put("uverbs" + i, r[i].equals("unknown") ? PodFacts.Devices.UNTRIED + "not in the capture's opens.tsv" : r[i]);
+    }
+    Pod p = new Pod();
+    p.devices = new PodFacts.Devices("ok", true, List.of("uverbs0", "uverbs1", "uverbs2"), Map.of(), m, true, List.of());
+    assertThat(value(p.facts(), "pod.uverbsOpenable")).isEqualTo(java.util.Optional.ofNullable(openable));
+    assertThat(value(p.facts(), "pod.uverbsUnopenable")).isEqualTo(java.util.Optional.ofNullable(unopenable));
+  }
+
   @ParameterizedTest(name = "ibv_devinfo {0}: the ports shown were read from {1}")
   @CsvSource({
       "ok, ibv_devinfo, ibv_devinfo, ibv_devinfo",

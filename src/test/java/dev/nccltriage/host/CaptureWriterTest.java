@@ -56,7 +56,7 @@ class CaptureWriterTest {
     Files.createDirectories(src.resolve("proc/driver/nvidia/gpus/0000:18:00.0"));
     Files.createDirectories(src.resolve("sys/class/empty"));
     // the fake host answers "denied" for uverbs1 (a live host would answer from open(2))
-    write(CaptureLayout.OPENS, "/dev/infiniband/uverbs1\tdenied\n");
+    write(CaptureLayout.OPENS, "/dev/infiniband/uverbs0\tok\n/dev/infiniband/uverbs1\tdenied\n");
   }
 
   private void write(String rel, String content) throws IOException {

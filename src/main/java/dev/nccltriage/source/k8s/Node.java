@@ -56,7 +56,13 @@ record Node(Object value, int line, int keyLine) {
       case VALUE_NULL -> {
         return new Node(null, line, kl);
       }
-      default -> throw new IOException("unexpected YAML token " + t + " at line " + line);
+      case VALUE_EMBEDDED_OBJECT -> {
+        // YAML's !!binary: Kubernetes reads it as the base64 text a JSON manifest would hold
+        Object o = p.getEmbeddedObject();
+        return new Node(o instanceof byte[] bytes ? java.util.Base64.getEncoder().encodeToString(bytes)
+            : String.valueOf(o), line, kl);
+      }
+      default -> throw new IOException("line " + line + ": not a YAML value that a manifest holds");
     }
   }
 

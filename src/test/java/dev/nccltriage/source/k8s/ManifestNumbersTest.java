@@ -62,4 +62,13 @@ class ManifestNumbersTest {
       assertThat(p.facts().get("k8s.gpuRequested").map(FactValue::value).orElse(null)).isEqualTo(true);
     });
   }
+
+  /** YAML's !!binary (a Secret's data, an annotation) is a value, not an unreadable manifest. */
+  @org.junit.jupiter.api.Test
+  void aBinaryValueIsReadAsItsBase64Text() throws ManifestException {
+    String yaml = POD.formatted("2", "1", "8", "1", "1Gi").replace("  name: train\n",
+        "  name: train\n  annotations:\n    blob: !!binary aGVsbG8=\n");
+    List<PodTemplate> t = new ManifestSource(null, Set.of()).parse("job.yaml", yaml);
+    assertThat(t).singleElement().satisfies(p -> assertThat(p.name()).isEqualTo("train"));
+  }
 }

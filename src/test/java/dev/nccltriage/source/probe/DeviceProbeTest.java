@@ -41,7 +41,7 @@ class DeviceProbeTest {
     file("dev/infiniband/rdma_cm", "");
     file("sys/class/infiniband_verbs/uverbs0/ibdev", "mlx5_0\n");
     file("sys/class/infiniband_verbs/uverbs1/ibdev", "mlx5_1\n");
-    file(CaptureLayout.OPENS, "/dev/infiniband/uverbs1\tdenied\n");
+    file(CaptureLayout.OPENS, "/dev/infiniband/uverbs0\tok\n/dev/infiniband/uverbs1\tdenied\n");
     PodFacts.Devices d = probe();
 
     assertThat(d.uverbsHca()).containsExactly(Map.entry("uverbs0", "mlx5_0"), Map.entry("uverbs1", "mlx5_1"));
@@ -73,5 +73,31 @@ class DeviceProbeTest {
     assertThat(d.uverbsHca()).isEmpty();
     assertThat(book.snapshot()).doesNotContainKey("pod.uverbsNames");
     assertThat(cited("pod.uverbsOpenable")).extracting(Evidence::text).containsExactly("uverbs0:ok");
+  }
+
+  /**
+   * A capture this tool made tried every device it listed in opens.tsv: a device it does not list
+   * (added by hand, or the file cut short), or a value it never writes, was not tried.
+   */
+  @Test
+  void aDeviceTheCapturesOpensDoNotSayIsUnknown() throws IOException {
+    file("dev/infiniband/uverbs0", "");
+    file("dev/infiniband/uverbs1", "");
+    file("dev/infiniband/uverbs2", "");
+    file(CaptureLayout.OPENS, "/dev/infiniband/uverbs0\tdenied\n/dev/infiniband/uverbs1\tmaybe\u001b[31m\n");
+    PodFacts.Devices d = probe();
+
+    assertThat(d.opens()).containsExactly(Map.entry("uverbs0", "denied"),
+        Map.entry("uverbs1", "unknown: .nccl-triage/opens.tsv says 'maybe\\x1b[31m'"),
+        Map.entry("uverbs2", "unknown: not in the capture's .nccl-triage/opens.tsv"));
+  }
+
+  /** An opens.tsv that cannot be read says nothing of any device; without one (a capture made by hand) a device file there opens. */
+  @Test
+  void anUnreadableOpensFileSaysNothingAndNoneAtAllMeansMadeByHand() throws IOException {
+    file("dev/infiniband/uverbs0", "");
+    assertThat(probe().opens()).containsExactly(Map.entry("uverbs0", "ok"));
+    Files.createDirectories(dir.resolve(CaptureLayout.OPENS));
+    assertThat(probe().opens()).containsExactly(Map.entry("uverbs0", "unknown: not in the capture's .nccl-triage/opens.tsv"));
   }
 }
