@@ -10,6 +10,13 @@ import java.util.Map;
 
 /** Step 1: what /dev/infiniband holds, which HCA each uverbs serves, and whether it opens. */
 final class DeviceProbe {
+  /**
+   * The uverbs devices read and tried, at most: more than a node has (SR-IOV's virtual functions
+   * included), so that a folder of a million files (a damaged or hostile capture) takes a moment,
+   * not minutes. The others are counted, not tried: whether they open is unknown.
+   */
+  static final int MAX_TRIED = 4096;
+
   private final HostRoot root;
   private final EvidenceBook book;
 
@@ -32,6 +39,10 @@ final class DeviceProbe {
     Map<String, String> hca = new LinkedHashMap<>();
     Map<String, String> opens = new LinkedHashMap<>();
     for (String u : uverbs) {
+      if (opens.size() >= MAX_TRIED) {
+        opens.put(u, PodFacts.Devices.UNTRIED + "not tried: more than " + MAX_TRIED + " uverbs devices");
+        continue;
+      }
       FileRead ibdev = root.read("/sys/class/infiniband_verbs/" + u + "/ibdev");
       if (ibdev.ok()) {
         hca.put(u, ibdev.text().strip());

@@ -100,4 +100,18 @@ class DeviceProbeTest {
     Files.createDirectories(dir.resolve(CaptureLayout.OPENS));
     assertThat(probe().opens()).containsExactly(Map.entry("uverbs0", "unknown: not in the capture's .nccl-triage/opens.tsv"));
   }
+
+  /** A folder of thousands of device files (a damaged capture): the first are tried, the rest counted as untried. */
+  @Test
+  void thousandsOfDevicesAreCountedButOnlyTheFirstAreTried() throws IOException {
+    int n = DeviceProbe.MAX_TRIED + 3;
+    for (int i = 0; i < n; i++) {
+      file("dev/infiniband/uverbs" + i, "");
+    }
+    PodFacts.Devices d = probe();
+
+    assertThat(d.uverbs()).hasSize(n);
+    assertThat(d.opens().values().stream().filter("ok"::equals).count()).isEqualTo(DeviceProbe.MAX_TRIED);
+    assertThat(d.opens().get("uverbs" + (n - 1))).startsWith(PodFacts.Devices.UNTRIED + "not tried");
+  }
 }
