@@ -212,6 +212,14 @@ final class CrashMarkers {
   private static final byte[] NCCL = ascii("NCCL ");
   /** {@link #ncclOrCrash}: a crash marker starts before the "NCCL " found (or in the line, if none). */
   static final long CRASH = 1L << 32;
+  /**
+   * {@link #ncclOrCrash}: a "] " may be in the bytes it read (a prefilter: never missing one that is
+   * there), where before 2.3 a record's level follows its device ("[0] INFO"): a line with none is
+   * not searched for that level again.
+   */
+  static final long BRACKET = 1L << 33;
+  private static final long B_CLOSE = Bytes.broadcast((byte) ']');
+  private static final long B_SPACE = Bytes.broadcast((byte) ' ');
 
   /**
    * The first "NCCL " in [s, e) ({@code Bytes.indexOf}'s answer) in the low 32 bits, -1 if there is
@@ -239,10 +247,14 @@ final class CrashMarkers {
       long zc = zeroBytes(w ^ B_C);
       long zn = zeroBytes(w ^ B_N);
       long zx = zeroBytes(w ^ B_X);
-      if ((capital | zc | zn | zx) == 0) {
+      long zb = zeroBytes(w ^ B_CLOSE);
+      if ((capital | zc | zn | zx | zb) == 0) {
         continue;
       }
       long next = Bytes.word(b, i + 1);
+      if ((zb & zeroBytesUnmasked(next ^ B_SPACE)) != 0) {
+        crash |= BRACKET;
+      }
       long c = zeroBytesUnmasked(next ^ B_C);
       long i2 = zeroBytesUnmasked(next ^ B_I_LOWER);
       long marks = zc & zeroBytesUnmasked(next ^ B_O) | zn & c | zx & (i2 | c);
@@ -270,8 +282,8 @@ final class CrashMarkers {
           if (startsWith(b, at, e, NCCL)) {
             return at | crash;
           }
-        } else if (crash == 0 && markerAt(b, s, at, e)) {
-          crash = CRASH;
+        } else if ((crash & CRASH) == 0 && markerAt(b, s, at, e)) {
+          crash |= CRASH;
         }
         marks &= marks - 1;
       }
@@ -280,8 +292,11 @@ final class CrashMarkers {
       if (b[i] == 'N' && startsWith(b, i, e, NCCL)) {
         return i | crash;
       }
-      if (crash == 0 && mayStart(b[i]) && markerAt(b, s, i, e)) {
-        crash = CRASH;
+      if (b[i] == ']' && b[i + 1] == ' ') {
+        crash |= BRACKET;
+      }
+      if ((crash & CRASH) == 0 && mayStart(b[i]) && markerAt(b, s, i, e)) {
+        crash |= CRASH;
       }
     }
     return 0xFFFFFFFFL | crash; // -1 in the low bits

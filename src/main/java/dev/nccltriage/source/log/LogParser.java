@@ -496,6 +496,7 @@ final class LogParser implements LineSink {
     // the crash search in the same pass. A line of a thread not yet cached (its envelope near its
     // start) is searched for the envelope alone
     boolean withCrash = lastSearchBare;
+    bracketSeen = !withCrash; // (the crash scan tells whether the line may hold a "] ")
     int at = withCrash ? envelopeOrCrash(b, s, s, e) : indexOf(b, s, e, NCCL);
     lastSearchBare = at < 0;
     while (at >= 0) {
@@ -539,7 +540,8 @@ final class LogParser implements LineSink {
     }
     // before 2.3 there is no NCCL token: "host:pid:tid [dev] INFO message"
     // (by the pair "] ", not by each ']': other programs' lines hold brackets)
-    for (int br = indexOf(b, s, e, BRACKET_SPACE); br >= 0; br = indexOf(b, br + 1, e, BRACKET_SPACE)) {
+    for (int br = bracketSeen ? indexOf(b, s, e, BRACKET_SPACE) : -1; br >= 0;
+        br = indexOf(b, br + 1, e, BRACKET_SPACE)) {
       if (oldLevelAt(b, br, e)) {
         prefix.parse(b, s, br + 2);
         if (prefix.hostStart >= 0) { // "host:pid:tid [dev] INFO", not any logger's "] INFO "
@@ -572,6 +574,7 @@ final class LogParser implements LineSink {
   private int envelopeOrCrash(byte[] b, int s, int from, int e) {
     long scan = CrashMarkers.ncclOrCrash(b, s, from, e);
     int at = (int) scan;
+    bracketSeen |= (scan & CrashMarkers.BRACKET) != 0;
     // a marker before an "NCCL " that was no envelope counts for the line
     boolean crash = (scan & CrashMarkers.CRASH) != 0 || from > s && crashBefore;
     if (at < 0) {
@@ -586,6 +589,7 @@ final class LogParser implements LineSink {
   }
 
   private boolean crashBefore; // envelopeOrCrash found a marker before the "NCCL " it returned
+  private boolean bracketSeen; // the line's envelope search may have passed a "] " (or did not look)
 
   /**
    * A bare message after the wrapper that no table knows and that NCCL's lines around it had (a
