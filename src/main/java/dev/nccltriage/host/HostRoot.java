@@ -128,11 +128,14 @@ public final class HostRoot {
       // a capture this tool made tried every device it listed: one it did not list was not tried
       String recorded = recordedOpens.get(absPath);
       if (recorded == null) {
-        return !files.exists(absPath) ? "missing" : PodFacts.Devices.UNTRIED + "not in the capture's " + CaptureLayout.OPENS;
+        return !files.exists(absPath) ? "missing"
+            : PodFacts.Devices.UNTRIED + "not in the capture's " + CaptureLayout.OPENS;
       }
       boolean known = recorded.equals("ok") || recorded.equals("denied") || recorded.equals("missing")
-          || recorded.equals("error") || recorded.startsWith("error: ") || recorded.startsWith(PodFacts.Devices.UNTRIED);
-      return known ? recorded : PodFacts.Devices.UNTRIED + CaptureLayout.OPENS + " says '" + Printable.line(recorded, 40) + "'";
+          || recorded.equals("error") || recorded.startsWith("error: ")
+          || recorded.startsWith(PodFacts.Devices.UNTRIED); // a capture of a replay
+      return known ? recorded
+          : PodFacts.Devices.UNTRIED + CaptureLayout.OPENS + " says '" + Printable.line(recorded, 40) + "'";
     }
     if (!live) {
       // a capture made by hand (no opens.tsv): a device file that is there is taken as openable

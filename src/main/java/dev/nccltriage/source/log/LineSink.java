@@ -17,9 +17,10 @@ interface LineSink {
   /**
    * A line of fewer than {@link #SHORT_LINE} bytes before its newline (one ending in a CR too),
    * without an ESC, which the reader does not offer to {@link #lineAt} (a line that short holds no
-   * thread's prefix, so lineAt would decline it): as {@link #line}, for a sink that has a cheaper way with lines too short to hold
-   * anything but another program's few words. {@code head}: the eight bytes at {@code start} as
-   * the reader tested them ({@link Bytes#word}; those past {@code end} are the next line's).
+   * thread's prefix, so lineAt would decline it): as {@link #line}, for a sink that has a cheaper
+   * way with lines too short to hold anything but another program's few words. {@code head}: the
+   * eight bytes at {@code start} as the reader tested them ({@link Bytes#word}; those past {@code
+   * end} are the next line's).
    */
   default void shortLine(byte[] buf, int start, int end, long lineNo, long head) {
     line(buf, start, end, lineNo, false, false);

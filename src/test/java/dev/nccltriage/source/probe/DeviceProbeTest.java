@@ -92,13 +92,17 @@ class DeviceProbeTest {
         Map.entry("uverbs2", "unknown: not in the capture's .nccl-triage/opens.tsv"));
   }
 
-  /** An opens.tsv that cannot be read says nothing of any device; without one (a capture made by hand) a device file there opens. */
+  /**
+   * An opens.tsv that cannot be read says nothing of any device; without one (a capture made by
+   * hand) a device file there opens.
+   */
   @Test
   void anUnreadableOpensFileSaysNothingAndNoneAtAllMeansMadeByHand() throws IOException {
     file("dev/infiniband/uverbs0", "");
     assertThat(probe().opens()).containsExactly(Map.entry("uverbs0", "ok"));
     Files.createDirectories(dir.resolve(CaptureLayout.OPENS));
-    assertThat(probe().opens()).containsExactly(Map.entry("uverbs0", "unknown: not in the capture's .nccl-triage/opens.tsv"));
+    assertThat(probe().opens())
+        .containsExactly(Map.entry("uverbs0", "unknown: not in the capture's .nccl-triage/opens.tsv"));
   }
 
   /** A folder of thousands of device files (a damaged capture): the first are tried, the rest counted as untried. */
