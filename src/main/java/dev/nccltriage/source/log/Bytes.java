@@ -284,6 +284,15 @@ final class Bytes {
     return v > Integer.MAX_VALUE ? null : (int) v;
   }
 
+  /** The start of the run of digits that ends at {@code end} (exclusive), not before {@code from}. */
+  static int skipDigitsBack(byte[] a, int from, int end) {
+    int i = end;
+    while (i > from && isDigit(a[i - 1])) {
+      i--;
+    }
+    return i;
+  }
+
   static int skipDigits(byte[] a, int pos, int to) {
     while (pos < to && isDigit(a[pos])) {
       pos++;

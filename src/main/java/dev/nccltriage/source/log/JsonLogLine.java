@@ -6,7 +6,8 @@ package dev.nccltriage.source.log;
  * and Fluentd's ({@code {"date":...,"log":"..."}}, often with a nested {@code "kubernetes"} object
  * first), an export of CloudWatch, Elastic or Filebeat ({@code "message"}), a structured logger's
  * ({@code "msg"}), journald's ({@code "MESSAGE"}), Google Cloud Logging's ({@code "textPayload"}),
- * Loki's {@code logcli} ({@code "line"}), structlog's ({@code "event"}).
+ * Loki's {@code logcli} ({@code "line"}), structlog's ({@code "event"}), Splunk's export ({@code
+ * "_raw"}, under {@code "result"}).
  * Read as it is, the message would end in {@code \n","stream":...} and every value at the end of a
  * line (the network, an env value, an address) would carry it. The first top-level field of those
  * names that holds a string is decoded (JSON's escapes; an ANSI colour code arrives as an escaped
@@ -17,9 +18,11 @@ package dev.nccltriage.source.log;
  */
 final class JsonLogLine implements LineDecoder {
   private static final byte[][] TEXT_KEYS = {Bytes.ascii("log"), Bytes.ascii("message"), Bytes.ascii("msg"),
-      Bytes.ascii("MESSAGE"), Bytes.ascii("textPayload"), Bytes.ascii("line"), Bytes.ascii("event")};
+      Bytes.ascii("MESSAGE"), Bytes.ascii("textPayload"), Bytes.ascii("line"), Bytes.ascii("event"),
+      Bytes.ascii("_raw")};
   private byte[] scratch = new byte[256];
   private boolean escape;
+  private boolean newline;
 
   @Override
   public byte[] buffer() {
@@ -30,6 +33,14 @@ final class JsonLogLine implements LineDecoder {
   @Override
   public boolean decodedEscape() {
     return escape;
+  }
+
+  /**
+   * Whether the last text decoded holds a line end inside it ({@code \n}, not the one at its end):
+   * a shipper's multi-line event (a traceback kept as one record), whose lines are the log's.
+   */
+  boolean decodedNewline() {
+    return newline;
   }
 
   /**
@@ -58,7 +69,7 @@ final class JsonLogLine implements LineDecoder {
         return -1;
       }
       if (b[v] == '"' && isTextKey(b, i + 1, keyEnd)) {
-        return value(b, v, e, false);
+        return value(b, v, e, false, false);
       }
       int after = skipValue(b, v, e);
       if (after < 0) {
@@ -74,6 +85,29 @@ final class JsonLogLine implements LineDecoder {
       i = skipSpaces(b, after + 1, e);
     }
     return -1;
+  }
+
+  /**
+   * A line of a pretty-printed JSON document (an array of records as {@code gcloud logging read
+   * --format=json} or {@code jq} print it, a record over several lines): {@code "textPayload":
+   * "TEXT",} alone on its line, indented, under one of the names above. Read as it is, the text
+   * would end in {@code ",}. Its text decoded as {@link #decode} does; -1 for any other line.
+   */
+  int field(byte[] b, int s, int e) {
+    int i = skipSpaces(b, s, e);
+    if (e - i < 8 || b[i] != '"') {
+      return -1;
+    }
+    int keyEnd = stringEnd(b, i, e);
+    if (keyEnd < 0 || !isTextKey(b, i + 1, keyEnd)) {
+      return -1;
+    }
+    int colon = skipSpaces(b, keyEnd + 1, e);
+    if (colon >= e || b[colon] != ':') {
+      return -1;
+    }
+    int v = skipSpaces(b, colon + 1, e);
+    return v < e && b[v] == '"' ? value(b, v, e, false, true) : -1;
   }
 
   private static final byte[] NCCL = Bytes.ascii("NCCL");
@@ -104,7 +138,7 @@ final class JsonLogLine implements LineDecoder {
       } else {
         if (Bytes.indexOf(b, i + 1, close, NCCL) >= 0) {
           if (LogParser.levelToken(b, i + 1, close) >= 0) {
-            return value(b, i, end + 1, true);
+            return value(b, i, end + 1, true, false);
           }
           nccl = nccl < 0 ? i : nccl;
         }
@@ -116,7 +150,7 @@ final class JsonLogLine implements LineDecoder {
       i = Bytes.indexOfByte(b, close + 1, end, QUOTE);
     }
     int chosen = nccl >= 0 ? nccl : named;
-    return chosen >= 0 ? value(b, chosen, end + 1, true) : -1;
+    return chosen >= 0 ? value(b, chosen, end + 1, true, false) : -1;
   }
 
   /** Whether b[from, to) names a record's text: a JSON field, or a logfmt key ({@link QuotedField}). */
@@ -177,14 +211,16 @@ final class JsonLogLine implements LineDecoder {
 
   /**
    * Decodes the string value opening at i; see {@link #decode}. {@code inArray}: it may be an
-   * array's element (a bracket may close after it).
+   * array's element (a bracket may close after it). {@code alone}: a field alone on its line
+   * ({@link #field}): a comma or nothing follows it.
    */
-  private int value(byte[] b, int i, int e, boolean inArray) {
+  private int value(byte[] b, int i, int e, boolean inArray, boolean alone) {
     if (scratch.length < e - i) {
       scratch = new byte[e - i]; // decoding never lengthens: every escape is at least as long as its bytes
     }
     int n = 0;
     escape = false;
+    int newlineAt = -1;
     i++;
     while (i < e && b[i] != '"') {
       if (b[i] != '\\') {
@@ -203,7 +239,10 @@ final class JsonLogLine implements LineDecoder {
       i += 2;
       switch (x) {
         case '"', '\\', '/' -> scratch[n++] = x;
-        case 'n' -> scratch[n++] = '\n';
+        case 'n' -> {
+          newlineAt = newlineAt < 0 ? n : newlineAt;
+          scratch[n++] = '\n';
+        }
         case 'r' -> scratch[n++] = '\r';
         case 't' -> scratch[n++] = '\t';
         case 'b' -> scratch[n++] = '\b';
@@ -229,13 +268,18 @@ final class JsonLogLine implements LineDecoder {
         }
       }
     }
-    int after = i >= e ? e : skipSpaces(b, i + 1, e);
-    if (after >= e || b[after] != ',' && b[after] != '}' && !(inArray && b[after] == ']')) {
-      return -1; // no closing quote, or not a JSON object's (or array's) value
+    if (i >= e) {
+      return -1; // no closing quote
+    }
+    int after = skipSpaces(b, i + 1, e);
+    if (alone ? after < e && (b[after] != ',' || skipSpaces(b, after + 1, e) < e)
+        : after >= e || b[after] != ',' && b[after] != '}' && !(inArray && b[after] == ']')) {
+      return -1; // not a JSON object's (or array's) value
     }
     while (n > 0 && (scratch[n - 1] == '\n' || scratch[n - 1] == '\r')) {
       n--;
     }
+    newline = newlineAt >= 0 && newlineAt < n;
     return n;
   }
 

@@ -99,19 +99,23 @@ final class LogParser implements LineSink {
       hintBuf = null;
       return;
     }
-    // a JSON record; a CSV export's column or a logfmt value, quoted
-    LineDecoder wrapped = b[s] == '{' ? json : e - s > 8 && (b[e - 1] == '"' || quoteGate && mayBeQuoted(b, s, e))
-        ? quoted : null;
+    // a JSON record, or one of its text fields alone on a line (a pretty-printed document); a CSV
+    // export's column or a logfmt value, quoted
+    int decoded = -1;
+    LineDecoder wrapped = b[s] == '{' ? json
+        : (b[s] == ' ' || b[s] == '"') && (decoded = json.field(b, s, e)) >= 0 ? json
+        : e - s > 8 && (b[e - 1] == '"' || quoteGate && mayBeQuoted(b, s, e)) ? quoted : null;
     quoteGate = false;
     if (wrapped != null) {
-      int n = wrapped.decode(b, s, e);
-      if (n >= 0) {
+      decoded = decoded >= 0 ? decoded : wrapped.decode(b, s, e); // (a field alone on its line is decoded already)
+      if (decoded >= 0) {
         b = wrapped.buffer();
         s = 0;
-        e = n;
+        e = decoded;
         mayHaveEscape |= wrapped.decodedEscape();
         JsonLogLine outer = json;
         JsonLogLine inner = innerJson;
+        boolean quotedInside = false;
         for (int depth = 0; wrapped == json && depth < MAX_NESTED_RECORDS && e - s >= 8 && b[s] == '{'; depth++) {
           int m = inner.decode(b, s, e);
           if (m < 0) {
@@ -132,17 +136,51 @@ final class LogParser implements LineSink {
             b = quoted.buffer();
             s = 0;
             e = m;
+            quotedInside = true;
           }
+        }
+        if (wrapped == json && !quotedInside && outer.decodedNewline()) {
+          lines(b, s, e, lineNo, mayHaveEscape);
+          return;
         }
       }
     }
+    text(b, s, e, lineNo, mayHaveEscape);
+  }
+
+  /**
+   * A record's text that holds several lines (a shipper's multi-line event: a traceback, a
+   * PyTorch exception with its "Last error:" line) read as those lines, each cited by the record's
+   * line number and counted as a line read.
+   */
+  private void lines(byte[] b, int s, int e, long lineNo, boolean mayHaveEscape) {
+    int from = s;
+    while (true) {
+      int nl = Bytes.indexOfByte(b, from, e, (byte) '\n');
+      int end = nl < 0 ? e : nl;
+      int to = end > from && b[end - 1] == '\r' ? end - 1 : end;
+      if (to > from) {
+        text(b, from, to, lineNo, mayHaveEscape);
+      } else {
+        acc.unplaced++; // a blank line
+      }
+      if (nl < 0) {
+        return;
+      }
+      acc.lines++;
+      from = nl + 1;
+    }
+  }
+
+  /** The text of a line, unwrapped: read for NCCL's records, or else for another program's failure. */
+  private void text(byte[] b, int s, int e, long lineNo, boolean mayHaveEscape) {
     if (mayHaveEscape && AnsiStrip.hasEscape(b, s, e)) {
       int n = ansi.strip(b, s, e);
       b = ansi.buffer();
       s = 0;
       e = n;
     }
-    if (e > s && Envelope.mayHaveSuffix(b[e - 1])) {
+    if (e > s && (Envelope.mayHaveSuffix(b[e - 1]) || Envelope.mayEndInColumn(b, s, e))) {
       e = Envelope.trimSuffix(b, s, e);
     }
     slot.at(b, s, e, lineNo);
@@ -215,7 +253,7 @@ final class LogParser implements LineSink {
       }
       return;
     }
-    boolean whole = !Envelope.mayHaveSuffix(b[e - 1]);
+    boolean whole = !Envelope.mayHaveSuffix(b[e - 1]) && !Envelope.mayEndInColumn(b, s, e);
     if (!whole) {
       e = Envelope.trimSuffix(b, s, e);
     }

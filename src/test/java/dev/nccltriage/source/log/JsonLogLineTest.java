@@ -49,6 +49,8 @@ class JsonLogLineTest {
       "{\"a\" 1,\"log\":\"no colon\"} => NOT",
       "{} => NOT",
       "not json at all => NOT",
+      // Splunk's export: the event under "result", its text "_raw"
+      "{\"preview\":false,\"result\":{\"_raw\":\"Last error: bare\",\"_time\":\"t\",\"host\":\"h\"}} => Last error: bare",
   })
   void decodesTheTextFieldOrSaysItIsNotOne(String line, String expected) {
     assertThat(Decoded.text(new JsonLogLine(), line)).isEqualTo(expected);
@@ -110,5 +112,41 @@ class JsonLogLineTest {
       assertThat(new String(d.buffer(), 0, len, StandardCharsets.UTF_8)).as(json.toString()).isEqualTo(expected);
       assertThat(d.decodedEscape()).as(json.toString()).isEqualTo(escapeEsc && t.indexOf('\u001b') >= 0);
     }
+  }
+
+  /** A text field alone on its line, as a pretty-printed document holds it: under a text name only. */
+  @ParameterizedTest
+  @CsvSource(delimiterString = " => ", nullValues = "NOT", value = {
+      "    \"textPayload\": \"h:1:2 [0] NCCL INFO Using network Socket\", => h:1:2 [0] NCCL INFO Using network Socket",
+      "  \"message\" : \"last field, no comma\" => last field, no comma",
+      "\"log\":\"a \\\"quoted\\\" word\\n\" , => a \"quoted\" word",
+      "    \"insertId\": \"not a text name\", => NOT",
+      "    \"textPayload\": 42, => NOT",
+      "    \"textPayload\": \"unclosed => NOT",
+      "    \"textPayload\": \"more after\", \"x\": 1 => NOT",
+      "    \"textPayload\": \"a brace after\" } => NOT",
+      "    textPayload: \"yaml, not json\" => NOT",
+  })
+  void decodesATextFieldAloneOnItsLine(String line, String expected) {
+    byte[] b = line.getBytes(StandardCharsets.UTF_8);
+    JsonLogLine d = new JsonLogLine();
+    int n = d.field(b, 0, b.length);
+    assertThat(n < 0 ? null : new String(d.buffer(), 0, n, StandardCharsets.UTF_8)).isEqualTo(expected);
+  }
+
+  /** A line end inside the text (a multi-line event) is told apart from the one that ends it. */
+  @ParameterizedTest
+  @CsvSource(delimiterString = " => ", value = {
+      "{\"log\":\"one line\\n\"} => false",
+      "{\"log\":\"one line\\r\\n\\n\"} => false",
+      "{\"log\":\"Last error:\\nCall to ibv_reg_mr failed\"} => true",
+      "{\"message\":\"\\nleading\"} => true",
+      "{\"log\":\"a backslash n, not a line end: \\\\n\"} => false",
+  })
+  void saysWhetherTheTextHoldsSeveralLines(String line, boolean several) {
+    byte[] b = line.getBytes(StandardCharsets.UTF_8);
+    JsonLogLine d = new JsonLogLine();
+    assertThat(d.decode(b, 0, b.length)).as(line).isGreaterThanOrEqualTo(0);
+    assertThat(d.decodedNewline()).as(line).isEqualTo(several);
   }
 }

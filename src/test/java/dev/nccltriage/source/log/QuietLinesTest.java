@@ -70,6 +70,7 @@ class QuietLinesTest {
       assertThat(Envelope.afterShortWrappers(b, 0, n)).as(line).isZero();
       assertThat(Envelope.afterQuoting(b, 0, n)).as(line).isZero();
       assertThat(Envelope.mayHaveSuffix(b[n - 1])).as(line).isFalse();
+      assertThat(Envelope.trimSuffix(b, 0, n)).as(line).isEqualTo(n);
       assertThat(CrashMarkers.isCrash(b, 0, n)).as(line).isFalse();
       assertThat(LauncherReports.kind(b, 0, n)).as(line).isEqualTo(LauncherReports.NONE);
       assertThat(FrameworkFailures.logLevelAt(b, 0, n)).as(line).isNegative();
