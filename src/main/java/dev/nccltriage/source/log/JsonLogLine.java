@@ -35,11 +35,8 @@ final class JsonLogLine implements LineDecoder {
     return escape;
   }
 
-  /**
-   * Whether the last text decoded holds a line end inside it ({@code \n}, not the one at its end):
-   * a shipper's multi-line event (a traceback kept as one record), whose lines are the log's.
-   */
-  boolean decodedNewline() {
+  @Override
+  public boolean decodedNewline() {
     return newline;
   }
 

@@ -14,4 +14,11 @@ interface LineDecoder {
 
   /** Whether the last {@link #decode} wrote an ESC byte from an escape (an ESC as it is was copied as it is). */
   boolean decodedEscape();
+
+  /**
+   * Whether the text the last {@link #decode} wrote holds a line end ({@code \n}) inside it, not only
+   * at its end: a shipper's multi-line event (a traceback kept as one record), whose lines are the
+   * log's.
+   */
+  boolean decodedNewline();
 }

@@ -115,7 +115,6 @@ final class LogParser implements LineSink {
         mayHaveEscape |= wrapped.decodedEscape();
         JsonLogLine outer = json;
         JsonLogLine inner = innerJson;
-        boolean quotedInside = false;
         for (int depth = 0; wrapped == json && depth < MAX_NESTED_RECORDS && e - s >= 8 && b[s] == '{'; depth++) {
           int m = inner.decode(b, s, e);
           if (m < 0) {
@@ -129,6 +128,7 @@ final class LogParser implements LineSink {
           outer = inner;
           inner = t;
         }
+        LineDecoder last = wrapped == json ? outer : wrapped; // the one whose buffer b is
         if (wrapped == json && e - s > 8 && (b[e - 1] == '"' || QuotedField.mayBeRow(b, s, e))) {
           // a record's text that is itself a line of quoted fields (logfmt in a JSON log)
           int m = quoted.decode(b, s, e);
@@ -136,10 +136,10 @@ final class LogParser implements LineSink {
             b = quoted.buffer();
             s = 0;
             e = m;
-            quotedInside = true;
+            last = quoted;
           }
         }
-        if (wrapped == json && !quotedInside && outer.decodedNewline()) {
+        if (last.decodedNewline()) {
           lines(b, s, e, lineNo, mayHaveEscape);
           return;
         }

@@ -28,6 +28,13 @@ final class QuotedField implements LineDecoder {
     return false;
   }
 
+  @Override
+  public boolean decodedNewline() {
+    return newline;
+  }
+
+  private boolean newline;
+
   /**
    * Decodes the quoted field of [s, e) that holds NCCL's level token, or else the one that ends
    * the line, into {@link #buffer}; returns its length, or -1 when the line is not such a line (no
@@ -263,6 +270,7 @@ final class QuotedField implements LineDecoder {
       scratch = new byte[close - open]; // unquoting never lengthens
     }
     int n = 0;
+    int newlineAt = -1;
     int i = open + 1;
     while (i < close) {
       int q = csv ? Bytes.indexOfByte(b, i, close, QUOTE) : Bytes.indexOfByte(b, i, close, BACKSLASH);
@@ -276,6 +284,7 @@ final class QuotedField implements LineDecoder {
       if (csv || x == QUOTE || x == BACKSLASH) {
         scratch[n++] = x; // a doubled quote, an escaped quote or backslash
       } else if (x == 'n' || x == 't' || x == 'r') {
+        newlineAt = x == 'n' && newlineAt < 0 ? n : newlineAt;
         scratch[n++] = x == 'n' ? (byte) '\n' : x == 't' ? (byte) '\t' : (byte) '\r';
       } else { // another escape (\x1b, \u00e9) stays as it was written
         scratch[n++] = BACKSLASH;
@@ -286,6 +295,7 @@ final class QuotedField implements LineDecoder {
     while (n > 0 && (scratch[n - 1] == '\n' || scratch[n - 1] == '\r')) {
       n--;
     }
+    newline = newlineAt >= 0 && newlineAt < n;
     return n;
   }
 }

@@ -83,6 +83,20 @@ class ShipperExportsTest {
     return sb.toString();
   }
 
+  /** The same events as a logfmt logger writes them (a Go service, promtail's output): {@code msg="..."}. */
+  private static String multiLineLogfmt(List<String> lines) {
+    StringBuilder sb = new StringBuilder();
+    Random r = new Random(lines.size() + 1);
+    for (int i = 0; i < lines.size(); ) {
+      int n = Math.min(lines.size() - i, 1 + r.nextInt(5));
+      String text = String.join("\n", lines.subList(i, i + n)).replace("\\", "\\\\").replace("\"", "\\\"")
+          .replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r");
+      sb.append("ts=2026-05-01T10:00:00Z level=info msg=\"").append(text).append("\" stream=stdout\n");
+      i += n;
+    }
+    return sb.toString();
+  }
+
   record Export(String name, Function<List<String>, String> write) {
     @Override
     public String toString() {
@@ -93,7 +107,8 @@ class ShipperExportsTest {
   static Stream<Object[]> logsAndExports() throws IOException {
     List<Export> exports = List.of(new Export("CloudWatch text", ShipperExportsTest::cloudWatchText),
         new Export("gcloud JSON", ShipperExportsTest::gcloudJson), new Export("Splunk JSON", ShipperExportsTest::splunkJson),
-        new Export("multi-line events", ShipperExportsTest::multiLineEvents));
+        new Export("multi-line events", ShipperExportsTest::multiLineEvents),
+        new Export("multi-line logfmt", ShipperExportsTest::multiLineLogfmt));
     List<Object[]> cases = new ArrayList<>();
     try (Stream<Path> s = Files.list(Path.of("samples", "logs"))) {
       for (Path p : s.filter(x -> x.toString().endsWith(".log")).sorted().toList()) {
