@@ -227,10 +227,18 @@ public sealed interface Condition {
     if (type == null) {
       throw new RuleException(factNode.line(), "unknown fact '" + fact + "' (see `nccl-triage rules --facts`)");
     }
-    String opKey = m.keySet().stream().filter(k -> !k.equals("fact")).findFirst().orElseThrow();
+    String opKey = null;
+    for (String k : m.keySet()) {
+      if (!k.equals("fact")) {
+        opKey = k;
+      }
+    }
     YamlNode arg = m.get(opKey);
-    Op op = Op.of(opKey).orElseThrow(() -> new RuleException(arg.line(),
-        "unknown operator '" + opKey + "' (one of is, in, known, lt, le, gt, ge, matches, contains)"));
+    Op op = Op.of(opKey).orElse(null);
+    if (op == null) {
+      throw new RuleException(arg.line(),
+          "unknown operator '" + opKey + "' (one of is, in, known, lt, le, gt, ge, matches, contains)");
+    }
     return compare(fact, type, op, arg);
   }
 

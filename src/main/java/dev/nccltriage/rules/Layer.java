@@ -1,6 +1,5 @@
 package dev.nccltriage.rules;
 
-import java.util.Arrays;
 import java.util.Optional;
 
 /** The layers a verdict can name (DESIGN.md). */
@@ -26,6 +25,11 @@ public enum Layer {
   }
 
   public static Optional<Layer> of(String id) {
-    return Arrays.stream(values()).filter(l -> l.id.equals(id)).findFirst();
+    for (Layer l : values()) {
+      if (l.id.equals(id)) {
+        return Optional.of(l);
+      }
+    }
+    return Optional.empty();
   }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,43 +37,74 @@ public final class RuleLoader {
 
   /**
    * The rules packaged in the jar, in file order (a command may load them ahead of need). Read
-   * from the trees the build stored beside them when those match the YAML, else from the YAML.
+   * from the trees the build stored beside the YAML. Where the YAML can change after the build (a
+   * class folder: tests, an IDE), the trees are used only while they match it, else the YAML is
+   * read. A jar is built in one step from one tree, so there the stored trees are taken as they
+   * are: reading the YAML only to compare was ~25 of a cold start's ~75 ms of loading rules.
    */
   public List<Rule> loadBuiltIn() throws RuleFileException {
-    Map<String, byte[]> files = new LinkedHashMap<>();
-    for (String name : builtInNames(new String(resource("INDEX"), StandardCharsets.UTF_8))) {
-      files.put(name, resource(name));
+    return loadBuiltIn(OWN);
+  }
+
+  /** Where the built-in rule files are found: a name under rules/ to its URL, or null. */
+  interface Resources {
+    URL find(String name);
+  }
+
+  // a class, not a lambda: linking a lambda's call site costs a cold start a millisecond or more
+  private static final Resources OWN = new Resources() {
+    @Override
+    public URL find(String name) {
+      return RuleLoader.class.getResource("/rules/" + name);
     }
-    Map<String, YamlNode> trees = storedTrees(YamlTrees.checksum(files));
+  };
+
+  List<Rule> loadBuiltIn(Resources resources) throws RuleFileException {
+    URL url = resources.find(YamlTrees.FILE);
+    YamlTrees.Stored stored = url == null ? null : storedTrees(url);
+    Map<String, YamlNode> trees = null;
+    Map<String, byte[]> files = null;
+    if (stored != null && !"file".equals(url.getProtocol())) {
+      trees = stored.trees();
+    } else {
+      files = new LinkedHashMap<>();
+      for (String name : builtInNames(new String(resource(resources, "INDEX"), StandardCharsets.UTF_8))) {
+        files.put(name, resource(resources, name));
+      }
+      if (stored != null && stored.checksum() == YamlTrees.checksum(files)) {
+        trees = stored.trees();
+      }
+    }
     RuleSet.Builder set = new RuleSet.Builder();
-    for (Map.Entry<String, byte[]> f : files.entrySet()) {
-      String file = "rules/" + f.getKey();
-      YamlNode tree = trees == null ? null : trees.get(f.getKey());
-      if (tree != null) {
-        loadTree(file, tree, set);
-      } else {
-        load(file, new InputStreamReader(new java.io.ByteArrayInputStream(f.getValue()), StandardCharsets.UTF_8), set);
+    if (trees != null) {
+      for (Map.Entry<String, YamlNode> t : trees.entrySet()) {
+        loadTree("rules/" + t.getKey(), t.getValue(), set);
+      }
+    } else {
+      for (Map.Entry<String, byte[]> f : files.entrySet()) {
+        load("rules/" + f.getKey(), new InputStreamReader(new java.io.ByteArrayInputStream(f.getValue()), StandardCharsets.UTF_8), set);
       }
     }
     return set.rules();
   }
 
-  private static byte[] resource(String name) throws RuleFileException {
-    try (InputStream in = RuleLoader.class.getResourceAsStream("/rules/" + name)) {
-      if (in == null) {
-        throw new RuleFileException(name.equals("INDEX") ? "rules/INDEX is missing from the jar"
-            : "rules/" + name + ": listed in rules/INDEX but missing from the jar");
-      }
+  private static byte[] resource(Resources resources, String name) throws RuleFileException {
+    URL url = resources.find(name);
+    if (url == null) {
+      throw new RuleFileException(name.equals("INDEX") ? "rules/INDEX is missing from the jar"
+          : "rules/" + name + ": listed in rules/INDEX but missing from the jar");
+    }
+    try (InputStream in = url.openStream()) {
       return in.readAllBytes();
     } catch (IOException e) {
       throw new RuleFileException("rules/" + name + ": " + e.getMessage());
     }
   }
 
-  /** The stored trees if they were made from exactly these files; null otherwise (then YAML is read). */
-  private static Map<String, YamlNode> storedTrees(long checksum) {
-    try (InputStream in = RuleLoader.class.getResourceAsStream(YamlTrees.RESOURCE)) {
-      return in == null ? null : YamlTrees.read(new java.io.DataInputStream(new java.io.BufferedInputStream(in)), checksum);
+  /** The stored trees, or null when there are none that this build can read (then YAML is read). */
+  private static YamlTrees.Stored storedTrees(URL url) {
+    try (InputStream in = url.openStream()) {
+      return YamlTrees.decode(in.readAllBytes());
     } catch (IOException e) {
       return null;
     }
@@ -354,11 +386,24 @@ public final class RuleLoader {
       }
       Object v = f.getValue().value();
       if (v instanceof List<?> l) {
-        v = l.stream().map(x -> ((YamlNode) x).value()).toList();
+        v = values(l);
       }
       out.put(f.getKey(), RuleCase.typed(f.getKey(), v));
     }
     return out;
+  }
+
+  /**
+   * The values of a list of nodes (nulls kept). Loops, not streams, here and in {@link Condition#parse}:
+   * every cold start runs them for each of ~150 rules, interpreted, where a stream's first use and
+   * each pipeline cost far more than the loop.
+   */
+  private static List<Object> values(List<?> nodes) {
+    List<Object> out = new ArrayList<>(nodes.size());
+    for (Object x : nodes) {
+      out.add(((YamlNode) x).value());
+    }
+    return java.util.Collections.unmodifiableList(out);
   }
 
   private static String id(Map<String, YamlNode> m) {
@@ -371,7 +416,12 @@ public final class RuleLoader {
 
   private static Layer layer(YamlNode n) {
     String s = n.text("'layer'");
-    return Layer.of(s).orElseThrow(() -> new RuleException(n.line(), "unknown layer '" + s + "'"));
+    for (Layer l : Layer.values()) {
+      if (l.id().equals(s)) {
+        return l;
+      }
+    }
+    throw new RuleException(n.line(), "unknown layer '" + s + "'");
   }
 
   private static String severity(YamlNode n) {
@@ -412,7 +462,7 @@ public final class RuleLoader {
         }
         Object v = f.getValue().value();
         if (v instanceof List<?> l) {
-          v = l.stream().map(x -> ((YamlNode) x).value()).toList();
+          v = values(l);
         }
         facts.put(f.getKey(), v);
       }

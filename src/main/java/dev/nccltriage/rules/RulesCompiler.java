@@ -1,7 +1,5 @@
 package dev.nccltriage.rules;
 
-import java.io.BufferedOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.ByteArrayInputStream;
@@ -41,8 +39,6 @@ public final class RulesCompiler {
     }
     Path out = Path.of(args[1]);
     Files.createDirectories(out.toAbsolutePath().getParent());
-    try (DataOutputStream o = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(out)))) {
-      YamlTrees.write(o, YamlTrees.checksum(files), trees);
-    }
+    Files.write(out, YamlTrees.encode(YamlTrees.checksum(files), trees));
   }
 }

@@ -2,19 +2,23 @@ package dev.nccltriage.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.StringReader;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The trees the build stores for the built-in rules are exactly what the YAML parses to. */
 class StoredTreesTest {
@@ -31,29 +35,25 @@ class StoredTreesTest {
   private static Map<String, YamlNode> parsed(Map<String, byte[]> files) throws IOException {
     Map<String, YamlNode> trees = new LinkedHashMap<>();
     for (Map.Entry<String, byte[]> f : files.entrySet()) {
-      trees.put(f.getKey(), YamlNode.read(new StringReader(new String(f.getValue(), "UTF-8"))));
+      trees.put(f.getKey(), YamlNode.read(new StringReader(new String(f.getValue(), StandardCharsets.UTF_8))));
     }
     return trees;
   }
 
-  @Test
-  void theJarHoldsTheTreesOfTheRepositorysYaml() throws IOException {
-    Map<String, byte[]> files = files();
+  private static byte[] built() throws IOException {
     try (InputStream in = RuleLoader.class.getResourceAsStream(YamlTrees.RESOURCE)) {
       assertThat(in).as("the build writes " + YamlTrees.RESOURCE + " (exec-maven-plugin, process-classes)").isNotNull();
-      Map<String, YamlNode> stored = YamlTrees.read(new DataInputStream(in), YamlTrees.checksum(files));
-      assertThat(stored).as("stored trees for these files").isNotNull().isEqualTo(parsed(files));
+      return in.readAllBytes();
     }
   }
 
   @Test
-  void treesForOtherYamlAreNotUsed() throws IOException {
+  void theBuildStoresTheTreesOfTheRepositorysYaml() throws IOException {
     Map<String, byte[]> files = files();
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    YamlTrees.write(new DataOutputStream(b), YamlTrees.checksum(files), parsed(files));
-    files.put("extra.yaml", "lints: []\n".getBytes("UTF-8"));
-    assertThat(YamlTrees.read(new DataInputStream(new ByteArrayInputStream(b.toByteArray())),
-        YamlTrees.checksum(files))).isNull();
+    YamlTrees.Stored stored = YamlTrees.decode(built());
+    assertThat(stored).isNotNull();
+    assertThat(stored.checksum()).isEqualTo(YamlTrees.checksum(files));
+    assertThat(stored.trees()).isEqualTo(parsed(files));
   }
 
   @Test
@@ -64,22 +64,113 @@ class StoredTreesTest {
         c: 2.5
         d: true
         e: ~
-        f: [1, "x", {g: h}]
+        f: [1, "x", {g: h}, -7, "", "é ✓"]
+        g: -1.0e300
+        text: a
         """));
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    YamlTrees.write(new DataOutputStream(b), 7, Map.of("t.yaml", tree));
-    Map<String, YamlNode> back = YamlTrees.read(new DataInputStream(new ByteArrayInputStream(b.toByteArray())), 7);
-    assertThat(back).containsExactly(Map.entry("t.yaml", tree));
+    YamlTrees.Stored back = YamlTrees.decode(YamlTrees.encode(-3, Map.of("t.yaml", tree)));
+    assertThat(back.checksum()).isEqualTo(-3);
+    assertThat(back.trees()).containsExactly(Map.entry("t.yaml", tree));
+  }
+
+  @Test
+  void storedTreesThatAreDamagedOrOfAnotherFormAreNotUsed() throws IOException {
+    byte[] good = built();
+    for (int n = 0; n < good.length; n += n < 1024 ? 1 : 211) {
+      assertThat(YamlTrees.decode(java.util.Arrays.copyOf(good, n))).as("cut at %d", n).isNull();
+    }
+    byte[] longer = java.util.Arrays.copyOf(good, good.length + 1);
+    assertThat(YamlTrees.decode(longer)).as("a byte too many").isNull();
+    byte[] older = good.clone();
+    older[3] = '1'; // "NTR1": the form before, a stream of fixed-width fields
+    assertThat(YamlTrees.decode(older)).isNull();
+    Random random = new Random(7);
+    for (int i = 0; i < 400; i++) {
+      byte[] b = good.clone();
+      b[12 + random.nextInt(b.length - 12)] ^= (byte) (1 + random.nextInt(255));
+      YamlTrees.decode(b); // no exception, no huge allocation: null, or trees of the same size
+    }
+    byte[] huge = {0x4e, 0x54, 0x52, 0x32, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07};
+    assertThat(YamlTrees.decode(huge)).as("a count past the end").isNull();
   }
 
   @Test
   void theLoadedRulesAreThoseOfTheYaml() throws IOException, RuleFileException {
+    assertThat(names(new RuleLoader().loadBuiltIn())).isEqualTo(names(fromYaml(files())));
+  }
+
+  private static List<Rule> fromYaml(Map<String, byte[]> files) throws RuleFileException {
     RuleLoader loader = new RuleLoader();
-    RuleSet.Builder fromYaml = new RuleSet.Builder();
-    for (Map.Entry<String, byte[]> f : files().entrySet()) {
-      loader.load("rules/" + f.getKey(), new StringReader(new String(f.getValue(), "UTF-8")), fromYaml);
+    RuleSet.Builder set = new RuleSet.Builder();
+    for (Map.Entry<String, byte[]> f : files.entrySet()) {
+      loader.load("rules/" + f.getKey(), new StringReader(new String(f.getValue(), StandardCharsets.UTF_8)), set);
     }
-    List<String> expected = fromYaml.rules().stream().map(Object::toString).toList();
-    assertThat(loader.loadBuiltIn().stream().map(Object::toString).toList()).isEqualTo(expected);
+    return set.rules();
+  }
+
+  private static List<String> names(List<Rule> rules) {
+    return rules.stream().map(Object::toString).toList();
+  }
+
+  /** Rule files whose YAML says one thing and whose stored trees, made from other YAML, another. */
+  private static Map<String, byte[]> stale(Path dir) throws IOException {
+    Map<String, byte[]> yaml = new LinkedHashMap<>();
+    yaml.put("INDEX", "a.yaml\n".getBytes(StandardCharsets.UTF_8));
+    yaml.put("a.yaml", lints("NOW"));
+    Map<String, byte[]> before = Map.of("a.yaml", lints("BEFORE"));
+    yaml.put(YamlTrees.FILE, YamlTrees.encode(YamlTrees.checksum(before), parsed(before)));
+    return yaml;
+  }
+
+  private static byte[] lints(String id) {
+    return ("lints:\n  - id: " + id + "\n    severity: warn\n    layer: nccl-env\n"
+        + "    when: {fact: env.NCCL_IB_HCA, known: true}\n    message: m\n    fix: f\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void inAClassFolderTheYamlWinsOverTreesMadeFromOtherYaml(@TempDir Path dir) throws Exception {
+    for (Map.Entry<String, byte[]> f : stale(dir).entrySet()) {
+      Files.write(dir.resolve(f.getKey()), f.getValue());
+    }
+    List<Rule> rules = new RuleLoader().loadBuiltIn(name -> url(dir.resolve(name)));
+    assertThat(rules).extracting(Rule::id).containsExactly("NOW");
+    assertThat(names(rules)).isEqualTo(names(fromYaml(Map.of("a.yaml", lints("NOW")))));
+  }
+
+  @Test
+  void inAJarTheStoredTreesAreTakenAsTheyAre(@TempDir Path dir) throws Exception {
+    Path jar = dir.resolve("r.jar");
+    try (OutputStream o = Files.newOutputStream(jar); ZipOutputStream z = new ZipOutputStream(o)) {
+      for (Map.Entry<String, byte[]> f : stale(dir).entrySet()) {
+        z.putNextEntry(new ZipEntry("rules/" + f.getKey()));
+        z.write(f.getValue());
+        z.closeEntry();
+      }
+    }
+    List<Rule> rules = new RuleLoader().loadBuiltIn(name -> url(URI.create("jar:" + jar.toUri() + "!/rules/" + name)));
+    assertThat(rules).extracting(Rule::id).containsExactly("BEFORE");
+  }
+
+  @Test
+  void withoutStoredTreesTheYamlIsRead(@TempDir Path dir) throws Exception {
+    for (Map.Entry<String, byte[]> f : stale(dir).entrySet()) {
+      if (!f.getKey().equals(YamlTrees.FILE)) {
+        Files.write(dir.resolve(f.getKey()), f.getValue());
+      }
+    }
+    List<Rule> rules = new RuleLoader().loadBuiltIn(name -> Files.exists(dir.resolve(name)) ? url(dir.resolve(name)) : null);
+    assertThat(rules).extracting(Rule::id).containsExactly("NOW");
+  }
+
+  private static URL url(Path p) {
+    return url(p.toUri());
+  }
+
+  private static URL url(URI u) {
+    try {
+      return u.toURL();
+    } catch (java.net.MalformedURLException e) {
+      throw new IllegalStateException(e);
+    }
   }
 }
