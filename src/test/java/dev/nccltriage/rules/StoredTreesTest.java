@@ -88,7 +88,7 @@ class StoredTreesTest {
     for (int i = 0; i < 400; i++) {
       byte[] b = good.clone();
       b[12 + random.nextInt(b.length - 12)] ^= (byte) (1 + random.nextInt(255));
-      YamlTrees.decode(b); // no exception, no huge allocation: null, or trees of the same size
+      YamlTrees.decode(b); // null or some trees, never an exception nor an allocation past its size
     }
     byte[] huge = {0x4e, 0x54, 0x52, 0x32, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07};
     assertThat(YamlTrees.decode(huge)).as("a count past the end").isNull();
