@@ -2,11 +2,7 @@ package dev.nccltriage.rules;
 
 import dev.nccltriage.facts.FactVocabulary;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.Reader;
-import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,79 +31,9 @@ public final class RuleLoader {
     return loadOnto(loadBuiltIn(), extraDir);
   }
 
-  /**
-   * The rules packaged in the jar, in file order (a command may load them ahead of need). Read
-   * from the trees the build stored beside the YAML. Where the YAML can change after the build (a
-   * class folder: tests, an IDE), the trees are used only while they match it, else the YAML is
-   * read. A jar is built in one step from one tree, so there the stored trees are taken as they
-   * are: reading the YAML only to compare was ~25 of a cold start's ~75 ms of loading rules.
-   */
+  /** The rules packaged in the jar, in file order (a command may load them ahead of need). */
   public List<Rule> loadBuiltIn() throws RuleFileException {
-    return loadBuiltIn(OWN);
-  }
-
-  /** Where the built-in rule files are found: a name under rules/ to its URL, or null. */
-  interface Resources {
-    URL find(String name);
-  }
-
-  // a class, not a lambda: linking a lambda's call site costs a cold start a millisecond or more
-  private static final Resources OWN = new Resources() {
-    @Override
-    public URL find(String name) {
-      return RuleLoader.class.getResource("/rules/" + name);
-    }
-  };
-
-  List<Rule> loadBuiltIn(Resources resources) throws RuleFileException {
-    URL url = resources.find(YamlTrees.FILE);
-    YamlTrees.Stored stored = url == null ? null : storedTrees(url);
-    Map<String, YamlNode> trees = null;
-    Map<String, byte[]> files = null;
-    if (stored != null && !"file".equals(url.getProtocol())) {
-      trees = stored.trees();
-    } else {
-      files = new LinkedHashMap<>();
-      for (String name : builtInNames(new String(resource(resources, "INDEX"), StandardCharsets.UTF_8))) {
-        files.put(name, resource(resources, name));
-      }
-      if (stored != null && stored.checksum() == YamlTrees.checksum(files)) {
-        trees = stored.trees();
-      }
-    }
-    RuleSet.Builder set = new RuleSet.Builder();
-    if (trees != null) {
-      for (Map.Entry<String, YamlNode> t : trees.entrySet()) {
-        loadTree("rules/" + t.getKey(), t.getValue(), set);
-      }
-    } else {
-      for (Map.Entry<String, byte[]> f : files.entrySet()) {
-        load("rules/" + f.getKey(), new InputStreamReader(new java.io.ByteArrayInputStream(f.getValue()), StandardCharsets.UTF_8), set);
-      }
-    }
-    return set.rules();
-  }
-
-  private static byte[] resource(Resources resources, String name) throws RuleFileException {
-    URL url = resources.find(name);
-    if (url == null) {
-      throw new RuleFileException(name.equals("INDEX") ? "rules/INDEX is missing from the jar"
-          : "rules/" + name + ": listed in rules/INDEX but missing from the jar");
-    }
-    try (InputStream in = url.openStream()) {
-      return in.readAllBytes();
-    } catch (IOException e) {
-      throw new RuleFileException("rules/" + name + ": " + e.getMessage());
-    }
-  }
-
-  /** The stored trees, or null when there are none that this build can read (then YAML is read). */
-  private static YamlTrees.Stored storedTrees(URL url) {
-    try (InputStream in = url.openStream()) {
-      return YamlTrees.decode(in.readAllBytes());
-    } catch (IOException e) {
-      return null;
-    }
+    return BuiltInRules.load(this, BuiltInRules.OWN);
   }
 
   /** The built-in rules from {@link #loadBuiltIn} and those of {@code extraDir} (null: none). */
@@ -118,11 +44,6 @@ public final class RuleLoader {
       loadDir(extraDir, set);
     }
     return set.build();
-  }
-
-  /** The file names listed in an INDEX text, in order. */
-  static List<String> builtInNames(String index) {
-    return index.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
   }
 
   private void loadDir(Path dir, RuleSet.Builder set) throws RuleFileException {
@@ -170,7 +91,7 @@ public final class RuleLoader {
     loadTree(file, root, set);
   }
 
-  private void loadTree(String file, YamlNode root, RuleSet.Builder set) throws RuleFileException {
+  void loadTree(String file, YamlNode root, RuleSet.Builder set) throws RuleFileException {
     try {
       Map<String, YamlNode> top = root.map("a rule file");
       for (Map.Entry<String, YamlNode> e : top.entrySet()) {

@@ -25,7 +25,7 @@ public final class RulesCompiler {
     }
     Path dir = Path.of(args[0]);
     Map<String, byte[]> files = new LinkedHashMap<>();
-    for (String name : RuleLoader.builtInNames(Files.readString(dir.resolve("INDEX")))) {
+    for (String name : BuiltInRules.names(Files.readString(dir.resolve("INDEX")))) {
       files.put(name, Files.readAllBytes(dir.resolve(name)));
     }
     Map<String, YamlNode> trees = new LinkedHashMap<>();

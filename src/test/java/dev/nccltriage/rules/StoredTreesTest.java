@@ -26,7 +26,7 @@ class StoredTreesTest {
 
   private static Map<String, byte[]> files() throws IOException {
     Map<String, byte[]> files = new LinkedHashMap<>();
-    for (String name : RuleLoader.builtInNames(Files.readString(RULES.resolve("INDEX")))) {
+    for (String name : BuiltInRules.names(Files.readString(RULES.resolve("INDEX")))) {
       files.put(name, Files.readAllBytes(RULES.resolve(name)));
     }
     return files;
@@ -132,7 +132,7 @@ class StoredTreesTest {
     for (Map.Entry<String, byte[]> f : stale(dir).entrySet()) {
       Files.write(dir.resolve(f.getKey()), f.getValue());
     }
-    List<Rule> rules = new RuleLoader().loadBuiltIn(name -> url(dir.resolve(name)));
+    List<Rule> rules = BuiltInRules.load(new RuleLoader(), name -> url(dir.resolve(name)));
     assertThat(rules).extracting(Rule::id).containsExactly("NOW");
     assertThat(names(rules)).isEqualTo(names(fromYaml(Map.of("a.yaml", lints("NOW")))));
   }
@@ -147,7 +147,7 @@ class StoredTreesTest {
         z.closeEntry();
       }
     }
-    List<Rule> rules = new RuleLoader().loadBuiltIn(name -> url(URI.create("jar:" + jar.toUri() + "!/rules/" + name)));
+    List<Rule> rules = BuiltInRules.load(new RuleLoader(), name -> url(URI.create("jar:" + jar.toUri() + "!/rules/" + name)));
     assertThat(rules).extracting(Rule::id).containsExactly("BEFORE");
   }
 
@@ -158,7 +158,7 @@ class StoredTreesTest {
         Files.write(dir.resolve(f.getKey()), f.getValue());
       }
     }
-    List<Rule> rules = new RuleLoader().loadBuiltIn(name -> Files.exists(dir.resolve(name)) ? url(dir.resolve(name)) : null);
+    List<Rule> rules = BuiltInRules.load(new RuleLoader(), name -> Files.exists(dir.resolve(name)) ? url(dir.resolve(name)) : null);
     assertThat(rules).extracting(Rule::id).containsExactly("NOW");
   }
 
