@@ -227,10 +227,11 @@ public sealed interface Condition {
     if (type == null) {
       throw new RuleException(factNode.line(), "unknown fact '" + fact + "' (see `nccl-triage rules --facts`)");
     }
-    String opKey = null;
+    String opKey = null; // the one key beside "fact" (a loop: see RuleLoader.values)
     for (String k : m.keySet()) {
       if (!k.equals("fact")) {
         opKey = k;
+        break;
       }
     }
     YamlNode arg = m.get(opKey);
