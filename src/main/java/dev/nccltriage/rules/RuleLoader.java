@@ -337,12 +337,11 @@ public final class RuleLoader {
 
   private static Layer layer(YamlNode n) {
     String s = n.text("'layer'");
-    for (Layer l : Layer.values()) {
-      if (l.id().equals(s)) {
-        return l;
-      }
+    Layer layer = Layer.of(s).orElse(null);
+    if (layer == null) {
+      throw new RuleException(n.line(), "unknown layer '" + s + "'");
     }
-    throw new RuleException(n.line(), "unknown layer '" + s + "'");
+    return layer;
   }
 
   private static String severity(YamlNode n) {

@@ -90,7 +90,7 @@ final class YamlTrees {
       Map<String, YamlNode> trees = new LinkedHashMap<>();
       for (int i = 0; i < files; i++) {
         String name = texts[in.index(texts.length)];
-        trees.put(name, node(in, texts));
+        trees.put(name, node(in, texts, 0));
       }
       return in.atEnd() ? new Stored(checksum, trees) : null;
     } catch (IOException e) {
@@ -153,7 +153,14 @@ final class YamlTrees {
     }
   }
 
-  private static YamlNode node(In in, String[] texts) throws IOException {
+  // deeper than any rule file nests; damaged bytes could otherwise nest a list in a list until the
+  // stack overflows, where the contract is null
+  private static final int MAX_DEPTH = 64;
+
+  private static YamlNode node(In in, String[] texts, int depth) throws IOException {
+    if (depth > MAX_DEPTH) {
+      throw new IOException("nested deeper than " + MAX_DEPTH);
+    }
     int kind = in.next();
     int line = in.count();
     return switch (kind) {
@@ -166,7 +173,7 @@ final class YamlTrees {
         int size = in.count(2);
         List<YamlNode> l = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
-          l.add(node(in, texts));
+          l.add(node(in, texts, depth + 1));
         }
         yield new YamlNode(l, line);
       }
@@ -175,7 +182,7 @@ final class YamlTrees {
         Map<String, YamlNode> m = new LinkedHashMap<>();
         for (int i = 0; i < size; i++) {
           String key = texts[in.index(texts.length)];
-          m.put(key, node(in, texts));
+          m.put(key, node(in, texts, depth + 1));
         }
         yield new YamlNode(m, line);
       }

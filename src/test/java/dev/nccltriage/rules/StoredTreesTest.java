@@ -95,6 +95,18 @@ class StoredTreesTest {
   }
 
   @Test
+  void storedTreesNestedPastAnyRuleFileAreNotUsed() {
+    int depth = 200_000; // a list in a list ...: damaged bytes, never a stack overflow
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    b.writeBytes(new byte[] {0x4e, 0x54, 0x52, 0x32, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 'f', 1, 0});
+    for (int i = 0; i < depth; i++) {
+      b.writeBytes(new byte[] {5, 1, 1}); // LIST, line 1, one element
+    }
+    b.writeBytes(new byte[] {0, 1}); // NULL, line 1
+    assertThat(YamlTrees.decode(b.toByteArray())).isNull();
+  }
+
+  @Test
   void theLoadedRulesAreThoseOfTheYaml() throws IOException, RuleFileException {
     assertThat(names(new RuleLoader().loadBuiltIn())).isEqualTo(names(fromYaml(files())));
   }
