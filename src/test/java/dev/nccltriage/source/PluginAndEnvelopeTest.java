@@ -117,6 +117,23 @@ class PluginAndEnvelopeTest {
     }
 
     @Test
+    void theLastLineOfACsvCellThatSpansLinesEndsBeforeItsClosingQuote() {
+      LogFacts f = lines("\"2026-05-01T10:00:00Z\",\"w-0\",\"w-0:1:2 [0] NCCL INFO Using network Socket",
+          "w-0:1:2 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5_0\"",
+          "\"2026-05-01T10:00:01Z\",\"w-0:1:2 [0] NCCL INFO Using network Socket",
+          "w-0:1:2 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to \"\"net1\"\"\",\"w-0\"");
+      assertThat(f.env()).containsEntry("NCCL_IB_HCA", "mlx5_0");
+      assertThat(f.env().get("NCCL_SOCKET_IFNAME")).doesNotEndWith(",\"w-0\"").doesNotEndWith("\"\"\"");
+    }
+
+    @Test
+    void aLineWhoseQuotesPairUpKeepsItsLastQuote() {
+      // an even number of quotes: no cell closes on this line (the row's own, or a text that quotes)
+      LogFacts f = lines("w-0:1:2 [0] NCCL INFO NCCL_IB_HCA set by environment to \"mlx5_0\"");
+      assertThat(f.env()).containsEntry("NCCL_IB_HCA", "\"mlx5_0\"");
+    }
+
+    @Test
     void cloudWatchColumnsBeforeTheLineLeaveTheHost() {
       LogFacts f = lines("  | 2025-05-16T16:39:55.214-07:00 | host-a:81:2552 [0] NCCL INFO Using network Socket");
       assertThat(hosts(f)).containsExactly("host-a");

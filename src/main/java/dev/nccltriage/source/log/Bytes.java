@@ -48,6 +48,31 @@ final class Bytes {
     return (int) ((((mask & -mask) >>> 7) * 0x0001020304050607L) >>> 56);
   }
 
+  private static final long LOWS7 = 0x7F7F7F7F7F7F7F7FL;
+
+  /**
+   * Whether [from, to) holds an odd number of {@code c}, eight bytes at a time: each word's exact
+   * marks (no borrow between bytes, unlike {@link #zeroBytes}) are xor-ed together, and the
+   * parity of all marks is that of the folded word's high bit.
+   */
+  static boolean oddCount(byte[] a, int from, int to, byte c) {
+    long pat = broadcast(c);
+    long parity = 0;
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long x = word(a, i) ^ pat;
+      parity ^= ~(((x & LOWS7) + LOWS7) | x | LOWS7);
+    }
+    parity ^= parity >>> 32;
+    parity ^= parity >>> 16;
+    parity ^= parity >>> 8;
+    boolean odd = (parity & 0x80) != 0;
+    for (; i < to; i++) {
+      odd ^= a[i] == c;
+    }
+    return odd;
+  }
+
   static long word(byte[] a, int i) {
     return (long) LONG.get(a, i);
   }

@@ -15,7 +15,7 @@ final class Envelope {
   private Envelope() {}
 
   static boolean mayHaveSuffix(byte last) {
-    return last == ']' || last == '*' || last == '`' || last == '|' || last == ' ' || last == '\t';
+    return last == ']' || last == '*' || last == '`' || last == '|' || last == ' ' || last == '\t' || last == '"';
   }
 
   /**
@@ -33,6 +33,9 @@ final class Envelope {
    */
   static int trimSuffix(byte[] b, int s, int e) {
     int end = e;
+    if (b[end - 1] == '"') {
+      end = cellEnd(b, s, end);
+    }
     if (Bytes.isDigit(b[end - 1])) {
       // a tab and a number at the end: a table's column after the text (the event's time that
       // CloudWatch's `--output text` prints after its message). NCCL prints no tab
@@ -62,6 +65,25 @@ final class Envelope {
         return end;
       }
     }
+  }
+
+  /**
+   * Where the line at [s, e), which ends in a quote, ends if it is the last line of a quoted field
+   * that spans lines: a CSV export's cell, a logfmt value (RFC 4180: a quoted field may hold line
+   * breaks, and a quote inside it is doubled). Such a line holds an odd number of quotes and the
+   * first that is not doubled closes the field: the field's text ends there, and what follows is
+   * the row's other fields. A line that starts with a quote (a whole row) or holds an even number
+   * of them (a row, a logfmt record, a text that quotes a name) is left as it is: e.
+   */
+  static int cellEnd(byte[] b, int s, int e) {
+    if (b[s] == '"' || !Bytes.oddCount(b, s, e, (byte) '"')) {
+      return e;
+    }
+    int q = Bytes.indexOfByte(b, s, e, (byte) '"');
+    while (q >= 0 && q + 1 < e && b[q + 1] == '"') {
+      q = Bytes.indexOfByte(b, q + 2, e, (byte) '"');
+    }
+    return q > s ? q : e;
   }
 
   private static final int DATE_TIME_LENGTH = "0000-00-00T00:00:00".length();

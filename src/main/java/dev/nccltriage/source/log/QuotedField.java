@@ -196,12 +196,15 @@ final class QuotedField implements LineDecoder {
 
   /**
    * A CSV row's text field, as (open quote << 32 | close quote), or -1: fields one separator
-   * apart, each quoted or without quotes. The text is the quoted field that ends the row, else
-   * the row's one quoted field (a writer quotes the fields that need it: the text, with its spaces
-   * and commas).
+   * apart, each quoted or without quotes. A writer quotes the fields that need it (the text, with
+   * its spaces and commas), and an export may quote every field, in the order its user picked
+   * (time, host, message; or time, message, host). The text is the last quoted field that reads
+   * as words (a space in it, no digit first: not a time, a host or a number), else the quoted
+   * field that ends the row, else the row's one quoted field.
    */
   private static long csvText(byte[] b, int s, int e) {
     long only = -1;
+    long words = -1;
     int quoted = 0;
     int i = s;
     while (true) {
@@ -212,8 +215,11 @@ final class QuotedField implements LineDecoder {
         }
         only = (long) i << 32 | close;
         quoted++;
+        if (close > i + 1 && !Bytes.isDigit(b[i + 1]) && Bytes.indexOfByte(b, i + 1, close, (byte) ' ') >= 0) {
+          words = only;
+        }
         if (close == e - 1) {
-          return only;
+          return words >= 0 ? words : only;
         }
         i = close + 2; // past the separator close() saw
       } else {
@@ -225,7 +231,7 @@ final class QuotedField implements LineDecoder {
           return -1;
         }
         if (end == e) {
-          return quoted == 1 ? only : -1;
+          return quoted == 1 ? only : words;
         }
         i = end + 1;
       }

@@ -31,7 +31,11 @@ class QuotedFieldTest {
       "ts=1 msg=\"Last error: bare\" => Last error: bare",
       // ... in the middle of a CSV row, its one quoted field; in a logfmt record, a text key's value
       "2026-05-01 10:00:00.100,\"Last error: bare, with a comma\",trainer-0/main => Last error: bare, with a comma",
-      "\"t\",\"a b\",trainer-0 => NOT",
+      "\"t\",\"a b\",trainer-0 => a b",
+      // every field quoted, in the order an export's user picked: the last that reads as words
+      "\"2026-05-01T10:00:00.000Z\",\"NCCL version 2.19.3+cuda12.3\",\"train-0\" => NCCL version 2.19.3+cuda12.3",
+      "\"2026-05-01 10:00:00.000\",\"train-0\",\"Killed\" => Killed",
+      "\"2026-05-01 10:00:00.000\",\"Traceback (most recent call last):\",\"train-0\",\"12 ms\" => Traceback (most recent call last):",
       "ts=1 level=info msg=\"Last error: bare\" pod=\"w-0\" => Last error: bare",
       "ts=1 msg=\"Last error: bare\" pod=w-0 node=n1 => Last error: bare",
       "ts=1 detail=\"a b\" pod=w-0 => NOT",

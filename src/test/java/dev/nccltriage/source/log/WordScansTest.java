@@ -68,7 +68,19 @@ class WordScansTest {
       assertThat(Bytes.hasNewlineOrEscape(b, from, to)).as(where)
           .isEqualTo(indexOfEither(b, from, to, (byte) '\n', ESC) >= 0);
       assertThat(AnsiStrip.hasEscape(b, from, to)).as(where).isEqualTo(indexOfEither(b, from, to, ESC, ESC) >= 0);
+      // '#' is '"' + 1: a quote's borrow would mark it, an exact count must not
+      for (byte c : new byte[] {'"', '#', 'a', (byte) 0xff}) {
+        assertThat(Bytes.oddCount(b, from, to, c)).as(where + " " + (char) c).isEqualTo(count(b, from, to, c) % 2 == 1);
+      }
     }
+  }
+
+  private static int count(byte[] b, int from, int to, byte c) {
+    int n = 0;
+    for (int i = from; i < to; i++) {
+      n += b[i] == c ? 1 : 0;
+    }
+    return n;
   }
 
   /**
