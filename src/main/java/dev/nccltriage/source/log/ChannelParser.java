@@ -119,7 +119,9 @@ final class ChannelParser {
       return -1;
     }
     int nl = net ? Bytes.asciiWordEnd(b, i, limit) : i;
-    return nl < limit && b[nl] == '\n' ? nl : -1;
+    // a byte that may end a wrapper's suffix (a CSV cell's closing quote, markdown): the line
+    // path cuts it (Envelope.trimSuffix), and the evidence must read as it does there
+    return nl < limit && b[nl] == '\n' && !Envelope.mayHaveSuffix(b[nl - 1]) ? nl : -1;
   }
 
   private int localTokenStart; // local: where the transport token after "via " starts

@@ -397,9 +397,11 @@ final class LogParser implements LineSink {
       quoteGate = true;
       return -1;
     }
-    if (foundAt > s && (b[foundAt - 1] == '"' || Bytes.hasNewlineOrEscape(b, s, foundAt))) {
-      // a quoted field (line() unquotes it), an ESC in a wrapper (line() strips it) or a line
-      // that ends inside one
+    if (foundAt > s && (b[foundAt - 1] == '"' || Bytes.hasNewlineOrEscape(b, s, foundAt)
+        || Bytes.indexOfByte(b, s, foundAt, (byte) '"') >= 0)) {
+      // a quoted field (line() unquotes it), an ESC in a wrapper (line() strips it), a line
+      // that ends inside one, or a quote before the thread's prefix: a JSON record's field whose
+      // text starts with an escaped newline ("x\n" before the prefix), which line() decodes
       quoteGate = b[foundAt - 1] == '"';
       return -1;
     }

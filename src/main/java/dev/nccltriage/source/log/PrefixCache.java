@@ -184,8 +184,12 @@ final class PrefixCache {
 
   private int put(byte[] b, int s, int n, ProcessState p, boolean warn, int keyEnd) {
     // a prefix with a newline (a JSON record's decoded "\n") or an ESC is not kept: a cached
-    // prefix vouches that the bytes it matches hold neither (LogParser.lineAt)
-    int i = n > MAX_PREFIX || Bytes.hasNewlineOrEscape(b, s, s + n) ? -1 : slot(b, s, s + n, keyEnd);
+    // prefix vouches that the bytes it matches hold neither (LogParser.lineAt). Nor one with a
+    // quote: a line read as it is (a JSON record or a CSV row that did not decode, a CSV cell's
+    // first line) would teach the cache a prefix that starts inside a record or a row, and a later
+    // line of that shape would then be taken as it is where read alone it is decoded
+    int i = n > MAX_PREFIX || Bytes.hasNewlineOrEscape(b, s, s + n) || Bytes.indexOfByte(b, s, s + n, (byte) '"') >= 0
+        ? -1 : slot(b, s, s + n, keyEnd);
     if (i >= 0) {
       // the free way, else the one not put last (the other holds the pair's newer prefix)
       if (lengths[i] != 0 && (lengths[i ^ 1] == 0 || lastPut == i)) {

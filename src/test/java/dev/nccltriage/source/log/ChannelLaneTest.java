@@ -92,6 +92,15 @@ class ChannelLaneTest {
     "Channel 06/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\r",
     "Channel 06/0 : 0[0] -> 8[0] [send] via \u001b[1mNET/IB/0\u001b[0m",
     "Channel 07/0 : 0[0] -> 1[1] via P2P/CUMEM/read  ",
+    // what a wrapper leaves after the text (Envelope.trimSuffix): the last line of a CSV cell that
+    // spans lines, with the row's later columns; markdown; a code span
+    "Channel 10/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\"",
+    "Channel 10/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\",\"w-0\"",
+    "Channel 10/0 : 0[0] -> 1[1] via P2P/IPC\",\"w-0\"",
+    "Channel 11/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA**",
+    "Channel 11/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA`",
+    "Channel 11/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA|",
+    "Channel 11/0 : 0[0] -> 1[1] via P2P/IPC**",
     "Channel 07/0 : 0[0] -> 1[1] via P2P/\u00e9t\u00e9",
     "Channel 08/0 : 0[0] -> 8[0] [send] via NET/IB/0node-09:9:9 [1] NCCL INFO Channel 08/0 : 9[1] -> 1[1] via NET/IB/1/GDRDMA",
     "Channel 08/0 : 0[0] -> 1[1] via P2P/IPCnode-09:9:9 [1] NCCL INFO Using network IB",
