@@ -68,12 +68,12 @@ final class Envelope {
   }
 
   /**
-   * Where the line at [s, e), which ends in a quote, ends if it is the last line of a quoted field
-   * that spans lines: a CSV export's cell, a logfmt value (RFC 4180: a quoted field may hold line
-   * breaks, and a quote inside it is doubled). Such a line holds an odd number of quotes and the
-   * first that is not doubled closes the field: the field's text ends there, and what follows is
-   * the row's other fields. A line that starts with a quote (a whole row) or holds an even number
-   * of them (a row, a logfmt record, a text that quotes a name) is left as it is: e.
+   * Where the line at [s, e), which ends in a quote, ends if it is the last line of a CSV export's
+   * cell that spans lines (RFC 4180: a quoted field may hold line breaks, and a quote inside it is
+   * doubled; logfmt and JSON escape theirs instead). Such a line holds an odd number of quotes and
+   * the first that is not doubled closes the cell: its text ends there, and what follows is the
+   * row's other fields. A line that starts with a quote (a whole row) or holds an even number of
+   * them (a row, a logfmt record, a text that quotes a name) is left as it is: e.
    */
   static int cellEnd(byte[] b, int s, int e) {
     if (b[s] == '"' || !Bytes.oddCount(b, s, e, (byte) '"')) {
