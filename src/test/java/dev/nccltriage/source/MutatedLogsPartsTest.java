@@ -3,7 +3,7 @@ package dev.nccltriage.source;
 import static dev.nccltriage.source.Logs.DEFAULT_MAX_LINE;
 
 import dev.nccltriage.facts.LogFacts;
-import java.io.ByteArrayOutputStream;
+import dev.nccltriage.source.log.CsvExports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -89,17 +89,8 @@ class MutatedLogsPartsTest {
           }
           lines = out;
         }
-        case 5 -> { // a log UI's CSV download of multi-line events, the message last or not
-          boolean last = r.nextBoolean();
-          List<String> out = new ArrayList<>();
-          for (int i = 0; i < lines.size(); ) {
-            int m = Math.min(lines.size() - i, 1 + r.nextInt(5));
-            String cell = "\"" + String.join("\n", lines.subList(i, i + m)).replace("\"", "\"\"") + "\"";
-            out.add("\"2026-05-01T10:00:00Z\"," + (last ? "\"w-0\"," + cell : cell + ",\"w-0\""));
-            i += m;
-          }
-          lines = lines(String.join("\n", out).getBytes(StandardCharsets.ISO_8859_1));
-        }
+        case 5 -> // a log UI's CSV download of multi-line events, the message last or not
+            lines = lines(CsvExports.multiLineCells(lines, r, r.nextBoolean()).getBytes(StandardCharsets.ISO_8859_1));
         case 6 -> { // a JSON record per line, its text cut short now and then
           lines.replaceAll(l -> "{\"log\":\"" + l.replace("\\", "\\\\").replace("\"", "\\\"")
               + (r.nextInt(8) == 0 ? "" : "\\n\",\"stream\":\"stdout\"}"));
@@ -117,10 +108,7 @@ class MutatedLogsPartsTest {
         }
       }
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] text = String.join("\n", lines).getBytes(StandardCharsets.ISO_8859_1);
-    out.write(text, 0, text.length);
-    return out.toByteArray();
+    return String.join("\n", lines).getBytes(StandardCharsets.ISO_8859_1);
   }
 
   @ParameterizedTest(name = "seed {0}")

@@ -4,6 +4,7 @@ import static dev.nccltriage.source.Logs.DEFAULT_MAX_LINE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nccltriage.facts.LogFacts;
+import dev.nccltriage.source.log.CsvExports;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
@@ -107,24 +108,16 @@ class ParallelChunksTest {
     String text = new String(Files.readAllBytes(all), StandardCharsets.ISO_8859_1);
     StringBuilder b = new StringBuilder(form.equals("csv") ? "@timestamp,@message,@logStream\n" : "");
     if (form.startsWith("csv cells")) {
-      // a log UI's CSV download of multi-line events: a cell's line breaks kept inside its quotes
-      // (RFC 4180), so a part may start inside a cell, and its last line closes it
-      List<String> lines = List.of(text.split("\n", -1));
-      Random r = new Random(7);
-      for (int i = 0; i < lines.size(); ) {
-        int n = Math.min(lines.size() - i, 1 + r.nextInt(5));
-        String cell = "\"" + String.join("\n", lines.subList(i, i + n)).replace("\"", "\"\"") + "\"";
-        b.append("\"2026-05-01T10:00:00.000Z\",").append(form.endsWith("after") ? cell + ",\"w-0\"" : "\"w-0\"," + cell)
-            .append('\n');
-        i += n;
-      }
-    }
-    for (String line : form.startsWith("csv cells") ? new String[0] : text.split("\n", -1)) {
-      if (form.equals("csv")) {
-        b.append("2026-05-01 10:00:00.100,\"").append(line.replace("\"", "\"\"")).append("\",trainer-0/main\n");
-      } else {
-        b.append("ts=1 level=info msg=\"").append(line.replace("\\", "\\\\").replace("\"", "\\\""))
-            .append("\" pod=trainer-0\n");
+      // a part may start inside a cell, and a cell's last line closes it
+      b.append(CsvExports.multiLineCells(List.of(text.split("\n", -1)), new Random(7), !form.endsWith("after")));
+    } else {
+      for (String line : text.split("\n", -1)) {
+        if (form.equals("csv")) {
+          b.append("2026-05-01 10:00:00.100,\"").append(line.replace("\"", "\"\"")).append("\",trainer-0/main\n");
+        } else {
+          b.append("ts=1 level=info msg=\"").append(line.replace("\\", "\\\\").replace("\"", "\\\""))
+              .append("\" pod=trainer-0\n");
+        }
       }
     }
     Path wrapped = Files.writeString(dir.resolve("all-" + form + ".log"), b, StandardCharsets.ISO_8859_1);

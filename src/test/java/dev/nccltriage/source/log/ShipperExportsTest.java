@@ -97,22 +97,10 @@ class ShipperExportsTest {
     return sb.toString();
   }
 
-  /**
-   * A log UI's CSV download of such events (Datadog's, Kibana's): each cell quoted, a quote inside
-   * doubled, and an event's line breaks kept inside its cell (RFC 4180), so a record's lines after
-   * the first are lines of their own, the last one closing the cell. {@code last}: the message is
-   * the row's last column, else one more follows it.
-   */
+  /** {@link CsvExports#multiLineCells} with its header row. */
   private static String multiLineCsv(List<String> lines, boolean last) {
-    StringBuilder sb = new StringBuilder(last ? "\"Date\",\"Host\",\"Message\"\n" : "\"Date\",\"Message\",\"Host\"\n");
-    Random r = new Random(lines.size() + 2);
-    for (int i = 0; i < lines.size(); ) {
-      int n = Math.min(lines.size() - i, 1 + r.nextInt(5));
-      String cell = "\"" + String.join("\n", lines.subList(i, i + n)).replace("\"", "\"\"") + "\"";
-      sb.append("\"2026-05-01T10:00:00.000Z\",").append(last ? "\"train-0\"," + cell : cell + ",\"train-0\"").append('\n');
-      i += n;
-    }
-    return sb.toString();
+    return (last ? "\"Date\",\"Host\",\"Message\"\n" : "\"Date\",\"Message\",\"Host\"\n")
+        + CsvExports.multiLineCells(lines, new Random(lines.size() + 2), last);
   }
 
   record Export(String name, Function<List<String>, String> write) {
