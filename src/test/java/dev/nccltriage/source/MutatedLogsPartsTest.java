@@ -25,11 +25,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a part may begin inside a wrapper, a cell or a glued record. Whatever state the parser keeps from
  * line to line (its prefix cache, the channel lane, unquoting) must not change what it finds.
  *
- * <p>One inference is known to depend on lines before a part's start, and is left: a bare message
- * (PyTorch's "Last error:" repeat of a WARN's text) behind a wrapper no table knows is read at the
- * length that wrapper had on the NCCL lines before it ({@code UnknownWrappers#skew}), which a part
- * that starts between them has not seen. With {@code -DmutatedSeeds=800}, 5 logs of 800 differ
- * that way (and only that way); the first 80 do not.
+ * <p>A part starts from what the NCCL lines just before it teach (where a wrapper no table knows
+ * ends: {@code LinesBefore}), so a bare message behind one (PyTorch's "Last error:" echo of a WARN's
+ * text) is read as one pass reads it. With {@code -DmutatedSeeds=8000}, 3 logs differ: two
+ * sources' wrappers of different lengths (one pass reads the echo at the length of the prefix it
+ * parsed last, which its prefix cache decides), a pre-2.3 record with a 2.3 one glued after it on
+ * a part's first line, CSV rows glued into one line.
  */
 class MutatedLogsPartsTest {
   @TempDir static Path dir;
@@ -48,7 +49,7 @@ class MutatedLogsPartsTest {
   }
 
   private static final String[] WRAPPERS = {"2026-05-01T10:00:00.123456789Z stdout F ", "[pod/trainer-0/main] ",
-    "[1,0]<stdout>:", "0: ", "**", "| ", "[    12.000500] "};
+    "[1,0]<stdout>:", "0: ", "**", "| ", "[    12.000500] ", "worker-1: ", "trainer-0 pytorch "};
 
   private static List<String> lines(byte[] b) {
     return new ArrayList<>(List.of(new String(b, StandardCharsets.ISO_8859_1).split("\n", -1)));

@@ -85,7 +85,6 @@ class WrappedLogsTest {
     assertThat(facts(Logs.parse(each(text, "worker-1: ", "")))).as("pdsh").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "logs/rank0.log:", "")))).as("grep -H").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "INFO: ", "")))).as("a logger's level").isEqualTo(plain);
-    assertThat(facts(Logs.parse(each(text, "[10:00:00] ", "")))).as("a time of day in brackets").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "trainer-1  | ", "")))).as("docker compose").isEqualTo(plain);
     assertThat(facts(Logs.parse(each(text, "[1,mpirank:0,algo-1]<stdout>:", "")))).as("SageMaker's MPI tag")
         .isEqualTo(plain);
@@ -128,8 +127,8 @@ class WrappedLogsTest {
 
   /**
    * What no table knows and changes from line to line: grep's line numbers (alone and after the
-   * file name), cat -n's column, the kernel's seconds since boot, seconds since the epoch, a
-   * logger's time of day with milliseconds. The prefix cache finds a thread's lines past them.
+   * file name), cat -n's column, seconds since the epoch. The prefix cache finds a thread's lines
+   * past them.
    */
   @ParameterizedTest
   @MethodSource("logs")
@@ -139,12 +138,8 @@ class WrappedLogsTest {
     assertThat(facts(Logs.parse(numbered(text, n -> n + ":")))).as("grep -n").isEqualTo(plain);
     assertThat(facts(Logs.parse(numbered(text, n -> "logs/rank0.log:" + n + ":")))).as("grep -Hn").isEqualTo(plain);
     assertThat(facts(Logs.parse(numbered(text, n -> String.format("%6d\t", n))))).as("cat -n").isEqualTo(plain);
-    assertThat(facts(Logs.parse(numbered(text, n -> String.format("[%12.6f] ", n / 1000.0))))).as("dmesg's time")
-        .isEqualTo(plain);
     assertThat(facts(Logs.parse(numbered(text, n -> String.format("%d.%06d ", 1714550400 + n / 100, n * 7919 % 1000000)))))
         .as("epoch seconds").isEqualTo(plain);
-    assertThat(facts(Logs.parse(numbered(text, n -> String.format("[10:%02d:%02d.%03d] ", n / 60 % 60, n % 60, n % 1000)))))
-        .as("a time of day with milliseconds").isEqualTo(plain);
     assertThat(facts(Logs.parse(numbered(text, n -> String.format("2026-05-01T10:%02d:%02d.%07dZ ", n / 60 % 60, n % 60,
         n))))).as("GitHub Actions' time (seven digits)").isEqualTo(plain);
     assertThat(facts(Logs.parse(numbered(text, n -> String.format("2026-05-01 10:%02d:%02d,%03d - INFO - ", n / 60 % 60,
@@ -153,6 +148,25 @@ class WrappedLogsTest {
         n / 60 % 60, n % 60, n))))).as("glog").isEqualTo(plain);
     assertThat(facts(Logs.parse(numbered(text, n -> (n % 2 == 0 ? "worker-0" : "worker-1") + "  | "))))
         .as("docker compose, two services").isEqualTo(plain);
+  }
+
+  /**
+   * A time in brackets: the kernel's seconds since boot (dmesg), journald's short-monotonic header
+   * (those seconds and the sender), a logger's time of day, with milliseconds or without.
+   */
+  @ParameterizedTest
+  @MethodSource("logs")
+  void aTimeInBracketsChangesNoFact(Path log) throws Exception {
+    String text = Files.readString(log);
+    List<Object> plain = facts(Logs.parse(text));
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("[%12.6f] ", n / 1000.0))))).as("dmesg's time")
+        .isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("[%5d.%06d] gpu-node-1 python3[4242]: ", n / 100,
+        n * 7919 % 1000000))))).as("journalctl -o short-monotonic").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("[10:%02d:%02d] ", n / 60 % 60, n % 60)))))
+        .as("a time of day").isEqualTo(plain);
+    assertThat(facts(Logs.parse(numbered(text, n -> String.format("[10:%02d:%02d.%03d] ", n / 60 % 60, n % 60, n % 1000)))))
+        .as("a time of day with milliseconds").isEqualTo(plain);
   }
 
   private static String ncclStamped(String log, String before, String fraction) {

@@ -283,6 +283,11 @@ final class Bytes {
     return b >= '0' && b <= '9';
   }
 
+  /** An ASCII letter, digit or underscore: a byte inside a word or a name. */
+  static boolean isWordByte(byte b) {
+    return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_';
+  }
+
   /** Parses decimal digits at pos; returns -1 if none. Stops at the first non-digit. */
   static long parseLong(byte[] a, int pos, int to) {
     long v = 0;

@@ -34,7 +34,7 @@ final class Envelope {
   static int trimSuffix(byte[] b, int s, int e) {
     int end = e;
     if (b[end - 1] == '"') {
-      end = cellEnd(b, s, end);
+      end = CsvCells.cellEnd(b, s, end);
     }
     if (Bytes.isDigit(b[end - 1])) {
       // a tab and a number at the end: a table's column after the text (the event's time that
@@ -67,37 +67,16 @@ final class Envelope {
     }
   }
 
-  /**
-   * Where the line at [s, e), which ends in a quote, ends if it is the last line of a CSV export's
-   * cell that spans lines (RFC 4180: a quoted field may hold line breaks, and a quote inside it is
-   * doubled; logfmt and JSON escape theirs instead). Such a line holds an odd number of quotes and
-   * the first that is not doubled closes the cell: its text ends there, and what follows is the
-   * row's other fields. A line that starts with a quote (a whole row) or holds an even number of
-   * them (a row, a logfmt record, a text that quotes a name) is left as it is: e.
-   */
-  static int cellEnd(byte[] b, int s, int e) {
-    if (b[s] == '"' || !Bytes.oddCount(b, s, e, (byte) '"')) {
-      return e;
-    }
-    int q = Bytes.indexOfByte(b, s, e, (byte) '"');
-    while (q >= 0 && q + 1 < e && b[q + 1] == '"') {
-      q = Bytes.indexOfByte(b, q + 2, e, (byte) '"');
-    }
-    return q > s ? q : e;
-  }
-
-  private static final int DATE_TIME_LENGTH = "0000-00-00T00:00:00".length();
   private static final byte[] KUBECTL_POD = ascii("[pod/");
   private static final byte[] MPI_STDOUT = ascii("<stdout>:");
   private static final byte[] RAY_PID = ascii("pid=");
   private static final byte[] MPI_STDERR = ascii("<stderr>:");
-  private static final byte[] STDOUT = ascii("stdout ");
-  private static final byte[] STDERR = ascii("stderr ");
 
   /**
    * Where a line starts once what kubectl and a container runtime put before every line is cut
    * off: {@code --prefix}'s {@code [pod/NAME/CONTAINER] }, then {@code --timestamps}' date and time
-   * (or a runtime's log file, CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }), or syslog's
+   * (or a runtime's log file, CRI: {@code 2026-05-01T10:00:00.123456789Z stdout F }; or a time in
+   * brackets, {@link LineTimes#afterBracketedTime}, and journald's sender after one), or syslog's
    * or journald's time and sender ({@code Dec  3 05:00:00 node python3[1000]: }, {@link
    * SyslogHeader}), then inside the container Ray's {@code (NAME pid=N, ip=A) }, then Open MPI's
    * {@code [1,0]<stdout>:},
@@ -171,7 +150,7 @@ final class Envelope {
       i = SyslogHeader.afterTime(b, s, e); // a month's name: no other wrapper starts with a letter
     } else {
       int t = c == '[' ? afterPod(b, s, e) : s;
-      i = afterTimestamp(b, t, e);
+      i = LineTimes.afterTime(b, t, e);
       i = i > t ? SyslogHeader.afterSender(b, i, e) : i;
     }
     if (i < e && b[i] == '(') {
@@ -210,7 +189,7 @@ final class Envelope {
       } else {
         int t = c == '[' ? afterPod(b, s, e) : s;
         h = hash(h, b, s, t);
-        i = afterTimestamp(b, t, e);
+        i = LineTimes.afterTime(b, t, e);
         int sender = i > t ? SyslogHeader.afterSender(b, i, e) : i;
         h = hash(h, b, i, sender);
         i = sender;
@@ -284,7 +263,7 @@ final class Envelope {
 
   /** After NCCL's own {@code [2025-06-01 12:34:56] } or {@code [2025-06-01 12:34:56.123456] } at s. */
   private static int afterNcclTimestamp(byte[] b, int s, int e) {
-    int end = timeEnd(b, s + 1, e);
+    int end = LineTimes.timeEnd(b, s + 1, e);
     return end >= 0 && end + 1 < e && b[end] == ']' && b[end + 1] == ' ' ? end + 2 : s;
   }
 
@@ -340,72 +319,5 @@ final class Envelope {
     j = Bytes.indexOfEither(b, j, max, (byte) ']', (byte) '\n');
     j = j < 0 ? max : j;
     return j + 1 < max && b[j] == ']' && b[j + 1] == ' ' ? j + 2 : s;
-  }
-
-  // lanes of a little-endian word: "YYYY-MM-" has its dashes in lanes 4 and 7, "DDTHH:MM" its
-  // 'T' (or a space) in lane 2 and its colon in lane 5; the other lanes are digits
-  private static final long DATE_SEPARATORS = 0xFFL << 56 | 0xFFL << 32;
-  private static final long DATE_DASHES = (long) '-' << 56 | (long) '-' << 32;
-  private static final long DATE_DIGITS = 0x0080800080808080L;
-  private static final long TIME_SEPARATORS = 0xFFL << 40 | 0xFFL << 16;
-  private static final long TIME_T = (long) ':' << 40 | (long) 'T' << 16;
-  private static final long TIME_SPACE = (long) ':' << 40 | (long) ' ' << 16;
-  private static final long TIME_DIGITS = 0x8080008080008080L;
-  private static final long ALL_LANES = 0x8080808080808080L;
-
-  /** Whether the lanes of w marked in {@code lanes} (their high bits) are ASCII digits. */
-  private static boolean digitLanes(long w, long lanes) {
-    long x = w ^ 0x3030303030303030L; // a digit lane is now 0-9
-    // a lane of 10 or more reaches its high bit when 0x76 is added; one above 0x7F has it already
-    // (a carry out of such a lane may spoil the next: the word is rejected either way)
-    return ((x | x + 0x7676767676767676L) & lanes) == 0;
-  }
-
-  private static int afterTimestamp(byte[] b, int s, int e) {
-    int i = timeEnd(b, s, e);
-    if (i < 0 || i >= e || b[i] != ' ' && b[i] != '\t') { // a tab: Loki's and other exports' columns
-      return s;
-    }
-    i++;
-    if (startsWith(b, i, e, STDOUT) || startsWith(b, i, e, STDERR)) {
-      int tag = i + STDOUT.length;
-      i = tag + 1 < e && (b[tag] == 'F' || b[tag] == 'P') && b[tag + 1] == ' ' ? tag + 2 : tag;
-    }
-    return i;
-  }
-
-  /**
-   * The end of a date and time at s (its fraction and zone included), or -1 if none starts there
-   * or it runs on for more than 40 bytes.
-   */
-  private static int timeEnd(byte[] b, int s, int e) {
-    // "YYYY-MM-" and "DDTHH:MM" as two words, then ":SS": every byte is checked (none is a
-    // newline, so a short line is not read past); every line of an application's log that starts
-    // with its own timestamp comes here
-    if (e - s < 21 || !Bytes.isDigit(b[s])) {
-      return -1;
-    }
-    long date = Bytes.word(b, s);
-    long time = Bytes.word(b, s + 8);
-    if ((date & DATE_SEPARATORS) != DATE_DASHES || !digitLanes(date, DATE_DIGITS)
-        || (time & TIME_SEPARATORS) != TIME_T && (time & TIME_SEPARATORS) != TIME_SPACE
-        || !digitLanes(time, TIME_DIGITS) || b[s + 16] != ':' || !Bytes.isDigit(b[s + 17])
-        || !Bytes.isDigit(b[s + 18])) {
-      return -1;
-    }
-    int i = s + DATE_TIME_LENGTH;
-    int max = Math.min(e, s + 40);
-    if (i < max && (b[i] == '.' || b[i] == ',')) {
-      // a fraction of a second (nanoseconds from containerd, kubectl and Docker): eight digits at once
-      i++;
-      while (i + 8 <= max && digitLanes(Bytes.word(b, i), ALL_LANES)) {
-        i += 8;
-      }
-    }
-    while (i < max && (Bytes.isDigit(b[i]) || b[i] == '.' || b[i] == ',' || b[i] == ':' || b[i] == '+'
-        || b[i] == '-' || b[i] == 'Z')) {
-      i++;
-    }
-    return i < max ? i : -1;
   }
 }

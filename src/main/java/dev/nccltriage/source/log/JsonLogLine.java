@@ -160,6 +160,29 @@ final class JsonLogLine implements LineDecoder {
     return false;
   }
 
+  /**
+   * Where the text starts in a line at s that opens a record with its text field ({@code {"log":"},
+   * {@code {"message": "}) but did not decode (cut short in a paste; or inside a CSV cell, its
+   * quotes doubled: {@code {""log"":""}): just past the value's opening quote; else -1.
+   */
+  static int firstValueAt(byte[] b, int s, int e) {
+    if (s + 1 >= e || b[s] != '{') {
+      return -1;
+    }
+    int key = skipSpaces(b, s + 1, e);
+    if (key >= e || b[key] != '"') {
+      return -1;
+    }
+    int q = key + 1 < e && b[key + 1] == '"' ? 2 : 1; // the quote's width
+    int keyEnd = Bytes.indexOfByte(b, key + q, Math.min(e, key + q + 16), QUOTE);
+    if (keyEnd < 0 || keyEnd + q > e || q == 2 && b[keyEnd + 1] != '"' || !isTextKey(b, key + q, keyEnd)) {
+      return -1;
+    }
+    int colon = skipSpaces(b, keyEnd + q, e);
+    int value = colon < e && b[colon] == ':' ? skipSpaces(b, colon + 1, e) : e;
+    return value + q <= e && b[value] == '"' && (q == 1 || b[value + 1] == '"') ? value + q : -1;
+  }
+
   /** The index of the quote that closes the string opening at i, or -1. */
   private static int stringEnd(byte[] b, int i, int e) {
     for (int j = Bytes.indexOfEither(b, i + 1, e, QUOTE, BACKSLASH); j >= 0;

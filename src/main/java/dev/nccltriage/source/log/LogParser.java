@@ -285,6 +285,15 @@ final class LogParser implements LineSink {
     return m;
   }
 
+  /**
+   * Continues after the lines {@code before} read (those just before this unit, read into an
+   * accumulator of their own): the one inference a line draws from NCCL's lines before it, where a
+   * bare message starts past a wrapper no table knows ({@link UnknownWrappers#continueAfter}).
+   */
+  void continueAfter(LogParser before) {
+    wrappers.continueAfter(before.wrappers);
+  }
+
   @Override
   public void blankLines(byte[] b, int s, int count, long lineNo) {
     acc.lines += count;
@@ -550,21 +559,21 @@ final class LogParser implements LineSink {
         int msg = Math.min(e, lv + 5);
         return record(b, s, k, at, msg, e, glued, null);
       }
-      if (startsWith(b, lv, e, TRACE) || startsWith(b, lv, e, CALL)) {
+      if (at > s && Bytes.isWordByte(b[at - 1])) {
+        // the end of a word ("ProcessGroupNCCL version"): none of NCCL's lines nor a framework's
+        // words about it start there
+      } else if (startsWith(b, lv, e, TRACE) || startsWith(b, lv, e, CALL)) {
         acc.ncclLines++;
         return true;
-      }
-      if (startsWith(b, lv, e, VERSION)) {
+      } else if (startsWith(b, lv, e, VERSION)) {
         acc.ncclLines++;
         messages.version(b, at, e);
         return true;
-      }
-      if (startsWith(b, lv, e, FRAMEWORK_VERSION)) {
+      } else if (startsWith(b, lv, e, FRAMEWORK_VERSION)) {
         // a framework's own line, e.g. PyTorch's "NCCL version: 2.18.1" or "(2, 18, 1)"
         messages.frameworkVersion(b, lv + FRAMEWORK_VERSION.length, e);
         return false;
-      }
-      if (startsWith(b, lv, e, FAILURE) || startsWith(b, lv, e, ERROR)) {
+      } else if (startsWith(b, lv, e, FAILURE) || startsWith(b, lv, e, ERROR)) {
         // nccl-tests' "Test NCCL failure", PyTorch's "NCCL error in: ...": the job failed
         failure(b, s, e);
         // recorded: line() is not to record it again as a crash (a framework's exception names it too)
@@ -599,7 +608,7 @@ final class LogParser implements LineSink {
     if (e - s < LineSink.SHORT_LINE) {
       return false; // a fragment ("NET/IB" alone), as shortLine() reads it
     }
-    if (m < e && messages.parse(null, b, m, e) || !glued && bareAfterSkew(b, k, m, e)) {
+    if (m < e && messages.parse(null, b, m, e) || !glued && bareAfterWrapper(b, k, m, e)) {
       acc.ncclLines++;
       return true;
     }
@@ -634,14 +643,29 @@ final class LogParser implements LineSink {
   /**
    * A bare message after the wrapper that no table knows and that NCCL's lines around it had (a
    * line number, a logger's time or level, a launcher's host name): as far into the line as that
-   * wrapper reached on them.
+   * wrapper reached on them. Or after wrappers the line itself shows: known ones one after another,
+   * the start of a JSON record or of a CSV cell that the line's reading did not take off.
    */
-  private boolean bareAfterSkew(byte[] b, int k, int tried, int e) {
+  private boolean bareAfterWrapper(byte[] b, int k, int tried, int e) {
     // (any such wrapper, changing or not)
     int n = wrappers.skew;
     int other = wrappers.otherSkew;
     if (n > 0 && bareAt(b, k, k + n, tried, e) || other > 0 && bareAt(b, k, k + other, tried, e)) {
       return true;
+    }
+    // the line's own: known wrappers one after another (dmesg's seconds, then a runtime's time), the
+    // first value of a JSON record that did not decode (cut short), a CSV cell that spans lines
+    int chain = Envelope.afterWrapperChain(b, k, e);
+    if (chain > k && chain != k + n && chain != k + other && bareAt(b, k, chain, tried, e)) {
+      return true;
+    }
+    int value = tried < e && b[tried] == '{' ? JsonLogLine.firstValueAt(b, tried, e)
+        : b[k] == '"' ? CsvCells.cellStart(b, k, e) : -1;
+    if (value > k) {
+      value = Envelope.afterQuoting(b, Envelope.afterWrapperChain(b, value, e), e); // as at a line's start
+      if (value != k + n && value != k + other && bareAt(b, k, value, tried, e)) {
+        return true;
+      }
     }
     // a wrapper of that one's shape, without NCCL's own timestamp after it (not on another program's
     // line), a line number of other digits
@@ -653,8 +677,13 @@ final class LogParser implements LineSink {
     return at != k + n && at != k + other && bareAt(b, k, at, tried, e); // (not where it was tried)
   }
 
+  /**
+   * A bare message at {@code at}, past the wrapper [k, at): only where a word starts (a wrapper ends
+   * in a blank, a colon, a bracket, a quote; "ProcessGroupNCCL.cpp" holds no message at its "NCCL").
+   */
   private boolean bareAt(byte[] b, int k, int at, int tried, int e) {
-    return at < e && at != tried && !UnknownWrappers.notAWrapper(b, k, at, e) && messages.parse(null, b, at, e);
+    return at < e && at != tried && (at == k || !Bytes.isWordByte(b[at - 1]))
+        && !UnknownWrappers.notAWrapper(b, k, at, e) && messages.parse(null, b, at, e);
   }
 
   /**

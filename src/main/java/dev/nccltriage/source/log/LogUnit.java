@@ -27,8 +27,9 @@ sealed interface LogUnit permits LogUnit.Part, LogUnit.Whole, LogUnit.Chunk {
 
   /**
    * Whole lines of a stream, in order ({@code first}: the stream's first chunk); the buffer goes back
-   * to {@code free} once parsed.
+   * to {@code free} once parsed. {@code before}: a copy of the last lines of the chunk before it
+   * ({@link LinesBefore#ofChunk}; empty for the first).
    */
-  record Chunk(int input, String name, byte[] bytes, int length, boolean first, BlockingQueue<byte[]> free)
-      implements LogUnit {}
+  record Chunk(int input, String name, byte[] bytes, int length, boolean first, byte[] before,
+      BlockingQueue<byte[]> free) implements LogUnit {}
 }

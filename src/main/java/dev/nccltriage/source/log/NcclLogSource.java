@@ -147,6 +147,7 @@ public final class NcclLogSource {
     private InputStream open;
     private StreamChunks chunks;
     private boolean any; // the stream being cut gave a chunk yet
+    private byte[] lastLines = NO_BYTES; // the last lines of the chunk given last (LinesBefore.ofChunk)
 
     Units(List<LogUnit> plan) {
       this.plan = plan.iterator();
@@ -194,7 +195,9 @@ public final class NcclLogSource {
       }
       boolean first = !any;
       any = true; // an empty stream is one empty chunk, so that it is counted as an input
-      return new Chunk(stream.input(), stream.name(), buf, Math.max(n, 0), first, free);
+      byte[] before = first ? NO_BYTES : lastLines;
+      lastLines = LinesBefore.ofChunk(buf, Math.max(n, 0));
+      return new Chunk(stream.input(), stream.name(), buf, Math.max(n, 0), first, before, free);
     }
 
     private byte[] buffer() throws LogInputException {
@@ -281,9 +284,27 @@ public final class NcclLogSource {
     if (!c.first()) {
       acc.tracebacks.continuing();
     }
-    w.reader().read(c.bytes(), c.length(), new LogParser(acc, c.name(), w.prefixes()));
+    w.reader().read(c.bytes(), c.length(), parser(acc, c.name(), c.before(), w));
     acc.processes.onEvict(null); // the worker's prefix cache goes on to another unit
     return acc;
+  }
+
+  private static final byte[] NO_BYTES = new byte[0];
+
+  /**
+   * The parser of a unit, continuing after the lines {@code before} it (read into an accumulator
+   * that is then dropped: they belong to the unit before).
+   */
+  private LogParser parser(LogAccumulator acc, String name, byte[] before, OrderedPool.Worker w) throws IOException {
+    if (before.length == 0) {
+      return new LogParser(acc, name, w.prefixes());
+    }
+    LogParser primer = new LogParser(new LogAccumulator(limits), name, w.prefixes());
+    byte[] records = LinesBefore.records(before);
+    new LineReader(maxLine).read(records, records.length, primer); // (in place, not counted as progress)
+    LogParser parser = new LogParser(acc, name, w.prefixes()); // (the cache cleared of the primer's lines)
+    parser.continueAfter(primer);
+    return parser;
   }
 
   /** The lines that start in [from, to). A line straddling {@code from} belongs to the previous part. */
@@ -303,9 +324,10 @@ public final class NcclLogSource {
     if (!p.first()) {
       acc.tracebacks.continuing();
     }
+    LogParser parser = parser(acc, p.name(), p.first() ? NO_BYTES : LinesBefore.ofPart(ch, p.origin(), p.from()), w);
     // the first "line" runs from the byte before the range to the first newline: it is the
     // tail of the previous part's last line (or empty, if that byte is the newline)
-    w.reader().read(in, p.to() - start, new LogParser(acc, p.name(), w.prefixes()), !p.first());
+    w.reader().read(in, p.to() - start, parser, !p.first());
     acc.processes.onEvict(null); // the worker's prefix cache goes on to another unit
     return acc;
   }

@@ -2,7 +2,7 @@ package dev.nccltriage.source.log;
 
 /**
  * What stands between the wrappers {@link Envelope} knows and NCCL's host on a log's lines: grep
- * -n's line number, cat -n's column, dmesg's or ts -s's seconds, a logger's level or time of a
+ * -n's line number, cat -n's column, ts -s's or the epoch's seconds, a logger's level or time of a
  * format of its own, pdsh's host, stern's pod. One that does not change from line to line stays
  * part of a thread's cached prefix, found by the first lookup. One that changes would make every
  * line of a thread a new prefix: once it changes between two lines of a process, that process's
@@ -29,6 +29,21 @@ final class UnknownWrappers {
   UnknownWrappers(PrefixCache prefixes, WrapperShapes shapes) {
     this.prefixes = prefixes;
     this.shapes = shapes;
+  }
+
+  /**
+   * Takes over where the last such wrappers ended on the lines before this reader's first, as
+   * {@code before} read them (the lines just before a part of a file or a stream's chunk): a bare
+   * message at the unit's start is then looked for where one pass over the input looks for it.
+   */
+  void continueAfter(UnknownWrappers before) {
+    skew = before.skew;
+    otherSkew = before.otherSkew;
+    if (shape.length < before.shapeLength) {
+      shape = new byte[before.shapeLength];
+    }
+    System.arraycopy(before.shape, 0, shape, 0, before.shapeLength);
+    shapeLength = before.shapeLength;
   }
 
   /**

@@ -35,6 +35,22 @@ class EnvelopeWrappersTest {
       "2026/05/01T10:00:00Z host:1:2 [0] NCCL INFO x|0",
       "2026-05-01T10:00:0Z host:1:2 [0] NCCL INFO x|0",
       "9999-99-99T99:99:99 host:1:2 [0] NCCL INFO x|20",
+      // a time in brackets: the kernel's and journald's seconds since boot (padded), a time of day
+      "[    12.000500] host:1:2 [0] NCCL INFO x|16",
+      "[123456.1] host:1:2 [0] NCCL INFO x|11",
+      "[  123.456789] gpu-1 python3[42]: host:1:2 [0] NCCL INFO x|34",
+      "[10:00:00] host:1:2 [0] NCCL INFO x|11",
+      "'[10:00:00.123]	host:1:2 [0] NCCL INFO x'|15",
+      "[    12.000500] 2026-05-01T10:00:00Z host:1:2 [0] NCCL INFO x|16",
+      // not a time: a count, a minute, a fraction without digits, no blank after, letters
+      "[12] host:1:2 [0] NCCL INFO x|0",
+      "[10:00] host:1:2 [0] NCCL INFO x|0",
+      "[10:0:00] host:1:2 [0] NCCL INFO x|0",
+      "[12.] host:1:2 [0] NCCL INFO x|0",
+      "[12.5]host:1:2 [0] NCCL INFO x|0",
+      "[12.5a] host:1:2 [0] NCCL INFO x|0",
+      "[ 12.5 ] host:1:2 [0] NCCL INFO x|0",
+      "[    12.000500|0",
       // kubectl --prefix, with and without --timestamps
       "[pod/trainer-0/pytorch] host:1:2 [0] NCCL INFO x|24",
       "[pod/trainer-0/pytorch] 2026-05-01T10:00:00.123456789Z host:1:2 [0] NCCL INFO x|55",
