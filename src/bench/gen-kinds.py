@@ -390,6 +390,24 @@ def k_short(rnd, pf):
     return f"step {rnd.randrange(1000)}: {rnd.random():.3f}"
 
 
+def k_app_short(rnd, pf):
+    """A training script's own short lines (20-70 bytes): progress, losses, checkpoints, a rank's
+    tag, py-spy's frames; another program's lines between which no NCCL line stands."""
+    r = rnd.random()
+    if r < 0.25:
+        return f"step {rnd.randrange(10 ** 5)} loss {rnd.random() * 4:.4f} lr {rnd.random() / 1000:.2e}"
+    if r < 0.4:
+        return (f"Epoch {rnd.randrange(10)}/10: {rnd.randrange(100)}%| {rnd.randrange(1000)}/1000 "
+                f"[01:{rnd.randrange(60):02d}<01:{rnd.randrange(60):02d}, {rnd.random() * 9:.2f}it/s]")
+    if r < 0.55:
+        return f"INFO:root:Saving checkpoint to /ckpt/step_{rnd.randrange(10 ** 5)}"
+    if r < 0.7:
+        return f"rank {rnd.randrange(64)}: batch {rnd.randrange(10 ** 4)} done in {rnd.random():.3f}s"
+    if r < 0.85:
+        return f"    all_reduce (torch/distributed/distributed_c10d.py:{rnd.randrange(3000)})"
+    return f"[rank{rnd.randrange(64)}]: tokens/s {rnd.randrange(10 ** 6)} mfu {rnd.random():.3f}"
+
+
 def k_hosts(rnd, pf):
     # 100000 hosts, never two consecutive lines of one: every line's prefix is new to the cache
     h = rnd.randrange(100000)
@@ -454,9 +472,9 @@ class HostInit:
 
 class UnknownWrapper:
     """Lines of the other kinds (half of them channel lines, as in a real log) behind a wrapper no
-    table knows that changes from line to line: the seconds since a start, as `ts -s`, dmesg or a
-    logger's elapsed-time column print them. Each thread's prefix is new to a cache keyed from the
-    line's start on every line."""
+    table knows that changes from line to line: the time since a start, as `ts -s "%H:%M:%.S"` or a
+    logger's elapsed-time column print it (dmesg's bracketed seconds are a known wrapper now). Each
+    thread's prefix is new to a cache keyed from the line's start on every line."""
 
     MIX = [k_channel] * 5 + [k_ring, k_warn, k_unwind, k_env, k_app]
 
@@ -465,7 +483,8 @@ class UnknownWrapper:
 
     def __call__(self, rnd, pf):
         self.n += 1
-        return f"[{self.n / 2000:12.6f}] " + rnd.choice(self.MIX)(rnd, pf)
+        t = self.n / 2000
+        return f"{int(t) // 3600:02d}:{int(t) // 60 % 60:02d}:{t % 60:09.6f} " + rnd.choice(self.MIX)(rnd, pf)
 
 
 class Aggregated:
@@ -589,7 +608,7 @@ class _Fixed:
 KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
     "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "warn-garbage": k_warn_garbage, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
-    "net-ofi": k_netofi, "app-output": k_app, "blank-garbage": k_garbage, "short-lines": k_short,
+    "net-ofi": k_netofi, "app-output": k_app, "app-short": k_app_short, "blank-garbage": k_garbage, "short-lines": k_short,
     "many-hosts": k_hosts,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,
