@@ -288,6 +288,11 @@ final class Bytes {
     return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_';
   }
 
+  /** Whether a word may start at {@code at} of a text that starts at {@code from}: no word byte before it. */
+  static boolean wordStartsAt(byte[] a, int from, int at) {
+    return at == from || !isWordByte(a[at - 1]);
+  }
+
   /** Parses decimal digits at pos; returns -1 if none. Stops at the first non-digit. */
   static long parseLong(byte[] a, int pos, int to) {
     long v = 0;

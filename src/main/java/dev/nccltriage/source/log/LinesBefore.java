@@ -51,9 +51,6 @@ final class LinesBefore {
 
   /** The most lines {@link #records} keeps. */
   static final int RECORDS = 16;
-  private static final byte[] NCCL = Bytes.ascii("NCCL ");
-  private static final byte[] OLD_INFO = Bytes.ascii("] INFO ");
-  private static final byte[] OLD_WARN = Bytes.ascii("] WARN ");
 
   /**
    * The last {@link #RECORDS} of the whole lines in {@code lines} that may hold an NCCL record (its
@@ -68,8 +65,7 @@ final class LinesBefore {
     int e = lines.length;
     while (e > 0 && n < RECORDS) {
       int s = lastLineEnd(lines, 0, e - 1); // the line [s, e) with its newline
-      if (Bytes.indexOf(lines, s, e, NCCL) >= 0 || Bytes.indexOf(lines, s, e, OLD_INFO) >= 0
-          || Bytes.indexOf(lines, s, e, OLD_WARN) >= 0) {
+      if (LogParser.levelToken(lines, s, e) >= 0 || LogParser.oldLevelToken(lines, s, e) >= 0) {
         from[n] = s;
         to[n] = e;
         bytes += e - s;

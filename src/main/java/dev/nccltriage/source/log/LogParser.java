@@ -559,21 +559,21 @@ final class LogParser implements LineSink {
         int msg = Math.min(e, lv + 5);
         return record(b, s, k, at, msg, e, glued, null);
       }
-      if (at > s && Bytes.isWordByte(b[at - 1])) {
-        // the end of a word ("ProcessGroupNCCL version"): none of NCCL's lines nor a framework's
-        // words about it start there
-      } else if (startsWith(b, lv, e, TRACE) || startsWith(b, lv, e, CALL)) {
+      // (not at the end of a word, "ProcessGroupNCCL version": none of NCCL's lines nor a
+      // framework's words about it start there)
+      boolean word = Bytes.wordStartsAt(b, s, at);
+      if (word && (startsWith(b, lv, e, TRACE) || startsWith(b, lv, e, CALL))) {
         acc.ncclLines++;
         return true;
-      } else if (startsWith(b, lv, e, VERSION)) {
+      } else if (word && startsWith(b, lv, e, VERSION)) {
         acc.ncclLines++;
         messages.version(b, at, e);
         return true;
-      } else if (startsWith(b, lv, e, FRAMEWORK_VERSION)) {
+      } else if (word && startsWith(b, lv, e, FRAMEWORK_VERSION)) {
         // a framework's own line, e.g. PyTorch's "NCCL version: 2.18.1" or "(2, 18, 1)"
         messages.frameworkVersion(b, lv + FRAMEWORK_VERSION.length, e);
         return false;
-      } else if (startsWith(b, lv, e, FAILURE) || startsWith(b, lv, e, ERROR)) {
+      } else if (word && (startsWith(b, lv, e, FAILURE) || startsWith(b, lv, e, ERROR))) {
         // nccl-tests' "Test NCCL failure", PyTorch's "NCCL error in: ...": the job failed
         failure(b, s, e);
         // recorded: line() is not to record it again as a crash (a framework's exception names it too)
@@ -682,7 +682,7 @@ final class LogParser implements LineSink {
    * in a blank, a colon, a bracket, a quote; "ProcessGroupNCCL.cpp" holds no message at its "NCCL").
    */
   private boolean bareAt(byte[] b, int k, int at, int tried, int e) {
-    return at < e && at != tried && (at == k || !Bytes.isWordByte(b[at - 1]))
+    return at < e && at != tried && Bytes.wordStartsAt(b, k, at)
         && !UnknownWrappers.notAWrapper(b, k, at, e) && messages.parse(null, b, at, e);
   }
 

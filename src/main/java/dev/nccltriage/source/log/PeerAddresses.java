@@ -216,14 +216,14 @@ final class PeerAddresses {
 
   /** End of a pointer "0x" + 4 or more hex digits at i, a word of its own; -1 if none is there. */
   static int pointerEnd(byte[] s, int textStart, int i, int to) {
-    if (s[i] != '0' || i > textStart && isWordByte(s[i - 1])) {
+    if (s[i] != '0' || i > textStart && Bytes.isWordByte(s[i - 1])) {
       return -1;
     }
     int at = i + 2;
     while (at < to && isHexDigit(s[at])) {
       at++;
     }
-    return at - i - 2 >= POINTER_DIGITS && (at == to || !isWordByte(s[at])) ? at : -1;
+    return at - i - 2 >= POINTER_DIGITS && (at == to || !Bytes.isWordByte(s[at])) ? at : -1;
   }
 
   /** End of "d.d.d.d" (1-3 digits each) starting at i, not followed by another digit or ".digit"; -1 if none. */
@@ -266,11 +266,6 @@ final class PeerAddresses {
 
   private static boolean isHexDigit(byte c) {
     return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
-  }
-
-  /** A letter, a digit or '_': what a word is made of (a pointer stands on its own). */
-  private static boolean isWordByte(byte c) {
-    return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
   }
 
   private static boolean isDigit(char c) {
