@@ -72,19 +72,9 @@ final class CrashMarkers {
   // ran out (PyTorch before 1.13: "CUDA out of memory"; XLA: "RESOURCE_EXHAUSTED: Out of memory ..."),
   // or CUDA failed ("CUDA error: %s", PyTorch's C10_CUDA_CHECK before 2.8: an illegal memory access,
   // an ECC error; the context is lost with it, nothing goes on) or could not start (no GPU, a driver
-  // too old: torch.cuda's lazy init), not any RuntimeError of the program's
+  // too old: torch.cuda's lazy init), not any RuntimeError of the program's (CrashTexts holds those texts)
   private static final byte[] RUNTIME = ascii("Runtime");
   private static final byte[] XLA = ascii("Xla");
-  private static final byte[][] RUNTIME_TEXTS = {ascii("NCCL"), ascii("nccl"), ascii("store based barrier"),
-      ascii("connect() timed out"), ascii("Socket Timeout"), ascii("waiting for clients"), ascii("connect to ("),
-      ascii("CUDA out of memory"), ascii("RESOURCE_EXHAUSTED: Out of memory"), ascii("CUDA error: "),
-      ascii("No CUDA GPUs are available"), ascii("NVIDIA driver on your system is too old")};
-  // ncclGetErrorString's texts (src/init.cc), which a framework's exception quotes for a failed NCCL
-  // call whatever its class (TensorFlow's errors_impl.InternalError, a library's own): "unhandled system
-  // error (run with NCCL_DEBUG=INFO for details)", ..., "invalid usage (run with NCCL_DEBUG=WARN ...)"
-  private static final byte[][] NCCL_ERROR_TEXTS = {ascii("unhandled system error"), ascii("unhandled cuda error"),
-      ascii("remote process exited or there was a network error"),
-      ascii("internal error - please report this issue to the NCCL developers"), ascii("(run with NCCL_DEBUG=")};
   private static final byte[][] NCCL_RESULTS = {ascii("ncclSystemError"), ascii("ncclInternalError"),
       ascii("ncclRemoteError"), ascii("ncclUnhandledCudaError"), ascii("ncclInvalidUsage"),
       ascii("ncclInvalidArgument"), ascii("ncclTimeout")};
@@ -123,6 +113,11 @@ final class CrashMarkers {
    * both match is a marker compared.
    */
   static boolean isCrash(byte[] b, int s, int e) {
+    return isCrash(b, s, e, new CrashTexts());
+  }
+
+  /** As {@link #isCrash(byte[], int, int)}, what it searches for after a position kept in {@code texts} for the line. */
+  static boolean isCrash(byte[] b, int s, int e, CrashTexts texts) {
     int i = s;
     for (; i + 9 <= e; i += 8) {
       long w = Bytes.word(b, i);
@@ -159,14 +154,14 @@ final class CrashMarkers {
       }
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: markerAt looks at the bytes themselves
-        if (markerAt(b, s, i + Bytes.firstMarkedByte(marks), e)) {
+        if (markerAt(b, s, i + Bytes.firstMarkedByte(marks), e, texts)) {
           return true;
         }
         marks &= marks - 1;
       }
     }
     for (; i < e - 1; i++) {
-      if (mayStart(b[i]) && markerAt(b, s, i, e)) {
+      if (mayStart(b[i]) && markerAt(b, s, i, e, texts)) {
         return true;
       }
     }
@@ -182,10 +177,14 @@ final class CrashMarkers {
   }
 
   private static final boolean[] FIRST_BYTES = new boolean[128];
+  private static final boolean[] CLASS_ENDS = new boolean[128]; // the last byte of each of ERROR_CLASSES
 
   static {
     for (char c : "SWFEMCKTABIcnx".toCharArray()) {
       FIRST_BYTES[c] = true;
+    }
+    for (byte[] c : ERROR_CLASSES) {
+      CLASS_ENDS[c[c.length - 1]] = true;
     }
   }
 
@@ -228,14 +227,14 @@ final class CrashMarkers {
    * searched for both; with no "NCCL " the answer to isCrash for the whole line is known.
    */
   static long ncclOrCrash(byte[] b, int s, int e) {
-    return ncclOrCrash(b, s, s, e);
+    return ncclOrCrash(b, s, s, e, new CrashTexts());
   }
 
   /**
    * As {@link #ncclOrCrash(byte[], int, int)} from {@code from} on, in the line that starts at s
    * (where the markers that look back stop): after an "NCCL " that was no envelope, the rest.
    */
-  static long ncclOrCrash(byte[] b, int s, int from, int e) {
+  static long ncclOrCrash(byte[] b, int s, int from, int e, CrashTexts texts) {
     long crash = 0;
     int i = from;
     for (; i + 9 <= e; i += 8) {
@@ -282,7 +281,7 @@ final class CrashMarkers {
           if (startsWith(b, at, e, NCCL)) {
             return at | crash;
           }
-        } else if ((crash & CRASH) == 0 && markerAt(b, s, at, e)) {
+        } else if ((crash & CRASH) == 0 && markerAt(b, s, at, e, texts)) {
           crash |= CRASH;
         }
         marks &= marks - 1;
@@ -295,7 +294,7 @@ final class CrashMarkers {
       if (b[i] == ']' && b[i + 1] == ' ') {
         crash |= BRACKET;
       }
-      if ((crash & CRASH) == 0 && mayStart(b[i]) && markerAt(b, s, i, e)) {
+      if ((crash & CRASH) == 0 && mayStart(b[i]) && markerAt(b, s, i, e, texts)) {
         crash |= CRASH;
       }
     }
@@ -303,7 +302,7 @@ final class CrashMarkers {
   }
 
   /** Whether one of the markers starts (an exception's: its "Error:") at i (s <= i, i + 1 < e). */
-  private static boolean markerAt(byte[] b, int s, int i, int e) {
+  private static boolean markerAt(byte[] b, int s, int i, int e, CrashTexts texts) {
     byte x = b[i];
     byte y = b[i + 1];
     switch (x) {
@@ -325,9 +324,9 @@ final class CrashMarkers {
           return false;
         }
         return nameEnds(b, i + 5, e)
-            ? errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, i + 5, e) || uncaughtInRank(b, s, i)
-                || ncclErrorText(b, i + 5, e)
-            : rayWrapped(b, s, i, e) && (errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, i + 6, e));
+            ? errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, i + 5, e, texts) || uncaughtInRank(b, s, i)
+                || ncclErrorText(b, i + 5, e, texts)
+            : rayWrapped(b, s, i, e) && (errorClassBefore(b, s, i) || runtimeErrorOfNccl(b, s, i, i + 6, e, texts));
       }
       case 'x' -> {
         if (y == 'i') {
@@ -383,6 +382,10 @@ final class CrashMarkers {
 
   /** Whether one of {@link #ERROR_CLASSES}, as a whole name (no letter, digit or '_' before it), ends at i. */
   private static boolean errorClassBefore(byte[] b, int s, int i) {
+    // (the byte before "Error" ends one of them or none: a line of "Error: " is not compared 14 times a name)
+    if (i == s || b[i - 1] < 0 || !CLASS_ENDS[b[i - 1]]) {
+      return false;
+    }
     for (byte[] c : ERROR_CLASSES) {
       int from = i - c.length;
       if (from >= s && startsWith(b, from, i, c) && (from == s || !isNameByte(b[from - 1]))) {
@@ -394,10 +397,10 @@ final class CrashMarkers {
 
   /**
    * Whether a whole "RuntimeError" or "XlaRuntimeError" has its "Error" at i, its message's ':' at
-   * {@code colon} (right after the name, or after Ray's wrapper's ')'), and one of {@link
-   * #RUNTIME_TEXTS} follows in the line.
+   * {@code colon} (right after the name, or after Ray's wrapper's ')'), and one of
+   * {@link CrashTexts#runtimeTextFrom c10d's or CUDA's texts} follows in the line.
    */
-  private static boolean runtimeErrorOfNccl(byte[] b, int s, int i, int colon, int e) {
+  private static boolean runtimeErrorOfNccl(byte[] b, int s, int i, int colon, int e, CrashTexts texts) {
     int from = i - RUNTIME.length;
     if (from < s || !startsWith(b, from, i, RUNTIME) || colon >= e || b[colon] != ':') {
       return false;
@@ -408,12 +411,12 @@ final class CrashMarkers {
     if (from > s && isNameByte(b[from - 1])) {
       return false;
     }
-    return Bytes.holdsAny(b, colon + 1, e, RUNTIME_TEXTS);
+    return texts.runtimeTextFrom(b, colon + 1, e);
   }
 
   /** Whether an exception's message starts at {@code colon} (its ':') and quotes one of NCCL's error texts. */
-  private static boolean ncclErrorText(byte[] b, int colon, int e) {
-    return colon < e && b[colon] == ':' && Bytes.holdsAny(b, colon + 1, e, NCCL_ERROR_TEXTS);
+  private static boolean ncclErrorText(byte[] b, int colon, int e, CrashTexts texts) {
+    return colon < e && b[colon] == ':' && texts.ncclErrorTextFrom(b, colon + 1, e);
   }
 
   /**

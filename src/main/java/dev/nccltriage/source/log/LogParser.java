@@ -185,6 +185,7 @@ final class LogParser implements LineSink {
     }
     slot.at(b, s, e, lineNo);
     crashOf = null;
+    crashTexts.forget();
     textOf = null;
     lineFailed = false;
     boolean placed = segment(b, s, e, false);
@@ -259,6 +260,7 @@ final class LogParser implements LineSink {
     }
     slot.at(b, s, e, lineNo);
     crashOf = null;
+    crashTexts.forget();
     lineFailed = false;
     lastSearchBare = true;
     int t = textAfter(b, s, Envelope.afterShortWrappers(b, s, e), e, true); // as segment() finds it
@@ -309,7 +311,7 @@ final class LogParser implements LineSink {
     boolean known = textOf == b && textFrom == s;
     int t = known ? textAt : s;
     boolean raised = tracebacks.raisedAt(b, s, t, e, known ? textIndent : 0);
-    boolean crash = crashOf == b && crashFrom == s && crashTo == e ? crashFound : CrashMarkers.isCrash(b, s, e);
+    boolean crash = crashOf == b && crashFrom == s && crashTo == e ? crashFound : CrashMarkers.isCrash(b, s, e, crashTexts);
     if (crash) {
       failure(b, s, e);
     } else {
@@ -483,6 +485,7 @@ final class LogParser implements LineSink {
   // the line [crashFrom, crashTo) of crashOf that segment() searched whole for an envelope, and
   // whether a crash marker was found on the way (null: none searched so)
   private byte[] crashOf;
+  private final CrashTexts crashTexts = new CrashTexts(); // the crash searches' texts after a name, for the line
   private int crashFrom;
   private int crashTo;
   private boolean crashFound;
@@ -621,7 +624,7 @@ final class LogParser implements LineSink {
    * nothing else takes the line).
    */
   private int envelopeOrCrash(byte[] b, int s, int from, int e) {
-    long scan = CrashMarkers.ncclOrCrash(b, s, from, e);
+    long scan = CrashMarkers.ncclOrCrash(b, s, from, e, crashTexts);
     int at = (int) scan;
     bracketSeen |= (scan & CrashMarkers.BRACKET) != 0;
     // a marker before an "NCCL " that was no envelope counts for the line
@@ -722,23 +725,33 @@ final class LogParser implements LineSink {
     // known of such a text (whether it holds a glued record, which family takes it), so a repeat
     // skips those searches. Other texts (trees, affinity, a comm's own line) differ from rank to
     // rank, and a family's cheap first test keeps them from costing a hash.
+    // A record glued after another may have more glued after it: its own end is found first, else
+    // each record's hash would read the whole rest of the line (a hostile line of thousands of
+    // them was quadratic).
     MessageTexts texts = messages.texts;
-    int end = Bytes.trimEnd(b, msg, e);
+    int next = glued ? levelToken(b, msg, e) : -1;
+    int msgEnd = e;
+    if (next >= 0) {
+      gluedPrefix.parse(b, msg, next);
+      msgEnd = gluedPrefix.start;
+    }
+    int end = Bytes.trimEnd(b, msg, msgEnd);
     int text = MessageTexts.UNKNOWN;
     if (end > msg && end - msg <= MessageTexts.MAX_TEXT) {
       text = warn ? texts.find(b, msg, end)
           : !RareMessages.mayMatch(b, msg, end) ? MessageTexts.NOT_RARE
           : IbConnectionLines.is(b, msg, end) ? MessageTexts.IB_CONNECTION : texts.find(b, msg, end);
     }
-    int next = (texts.flags(text) & MessageTexts.PLAIN) != 0 ? -1 : levelToken(b, msg, e);
-    int msgEnd = e;
-    if (next >= 0) {
-      gluedPrefix.parse(b, msg, next);
-      msgEnd = gluedPrefix.start;
-      end = Bytes.trimEnd(b, msg, msgEnd);
-      text = MessageTexts.UNKNOWN;
-    } else {
-      texts.addFlags(text, MessageTexts.PLAIN);
+    if (!glued) {
+      next = (texts.flags(text) & MessageTexts.PLAIN) != 0 ? -1 : levelToken(b, msg, e);
+      if (next >= 0) {
+        gluedPrefix.parse(b, msg, next);
+        msgEnd = gluedPrefix.start;
+        end = Bytes.trimEnd(b, msg, msgEnd);
+        text = MessageTexts.UNKNOWN;
+      } else {
+        texts.addFlags(text, MessageTexts.PLAIN);
+      }
     }
     messages.parse(proc, b, msg, end, warn, text);
     admission.end();
