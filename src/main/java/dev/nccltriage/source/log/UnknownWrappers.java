@@ -109,13 +109,45 @@ final class UnknownWrappers {
    * same wrapper ({@link WrappedReports}) is cut the same way, with or without those wrappers.
    */
   static int shapeEnd(byte[] b, int k, int host) {
+    int[] ends = null;
     for (int p = k + 1; p < host; p++) {
       byte c = b[p - 1];
-      if ((c == ' ' || c == '\t' || c == ':' || c == '|') && Envelope.afterWrapperChain(b, p, host) == host) {
-        return p;
+      if (c == ' ' || c == '\t' || c == ':' || c == '|') {
+        ends = ends != null ? ends : new int[host - k + 1];
+        if (chainEnd(b, k, p, host, ends) == host) {
+          return p;
+        }
       }
     }
     return host;
+  }
+
+  /**
+   * {@link Envelope#afterWrapperChain} from p to host, where each position it passes is kept in
+   * {@code ends} (its chain's end + 1; 0: not known yet): the chains from a line's boundaries run
+   * into one another, and a report after thousands of wrappers (a hostile line) read them once, not
+   * once per boundary before them.
+   */
+  private static int chainEnd(byte[] b, int k, int p, int host, int[] ends) {
+    int end = p;
+    while (true) {
+      if (ends[end - k] != 0) {
+        end = ends[end - k] - 1;
+        break;
+      }
+      int n = Envelope.afterWrappers(b, end, host);
+      if (n <= end) {
+        break;
+      }
+      end = n;
+    }
+    for (int i = p; ends[i - k] == 0; i = Envelope.afterWrappers(b, i, host)) {
+      ends[i - k] = end + 1;
+      if (i == end) {
+        break;
+      }
+    }
+    return end;
   }
 
   /**

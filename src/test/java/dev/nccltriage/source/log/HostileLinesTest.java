@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * Lines made of what the parser looks for, over and over, read in time linear in their length
  * (what a check asks after each occurrence is kept for the line), and read as lines of one such
  * occurrence are. The time limits are hang guards, far above what the reading takes (milliseconds):
- * before, the first test's lines took 0.1-0.4 s each (`bench-cliffs.sh` measures the rates).
+ * before, such lines took 0.1-0.6 s each (`src/bench/bench-cliffs.sh` measures the rates).
  */
 class HostileLinesTest {
   private static final int LINE = 60_000;
@@ -43,6 +43,19 @@ class HostileLinesTest {
       // between "NCCL " tokens that are no envelope: the line's crash search goes on after each
       LogAccumulator chained = parse(line("NCCL Error: ", "(run with NCCL_DEBUG=INFO for details)").repeat(30));
       assertThat(chained.failures.count()).isEqualTo(30);
+    });
+  }
+
+  @Test
+  void aReportAfterThousandsOfWrappersReadsEachWrapperOnce() {
+    assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+      // a report at the line's end ("Killed") after what may be wrappers: the known ones right
+      // before it are cut off the wrapper that is kept; from each boundary, the chain of known
+      // wrappers ran to the word before the report (0.6 s a line)
+      for (String unit : new String[] {"[default0]: ", "[  123.456789] ", "[pod/a/b] "}) {
+        LogAccumulator acc = parse(line(unit, "x Killed").repeat(40));
+        assertThat(acc.lines).as(unit).isEqualTo(40);
+      }
     });
   }
 
