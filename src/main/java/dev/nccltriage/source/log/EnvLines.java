@@ -14,7 +14,9 @@ final class EnvLines {
   // the value to the end by a loop (the expression tried its end after each character of a long value)
   private static final Pattern ENV_HEAD = Pattern.compile("(NCCL_[A-Z0-9_]+) set (?:by environment )?to ");
   static final String PLUGIN_ENV_TEXT = "Plugin name set by env to ";
-  static final Pattern PLUGIN_ENV = Pattern.compile("(?:NET/Plugin ?: )?Plugin name set by env to (\\S+)");
+  // (only the plugin's name is taken: "NET/Plugin : " before it changes no answer, and a literal
+  // start lets the search skip ahead instead of trying an optional group at every position)
+  static final Pattern PLUGIN_ENV = Pattern.compile("Plugin name set by env to (\\S+)");
   private static final EvidenceList NOT_ENV = new EvidenceList();
   private static final int MEMO = 16384;
 
