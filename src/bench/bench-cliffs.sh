@@ -27,7 +27,7 @@ KIB=${BENCH_KIB:-1024}
 GROWTH=${CLIFF_GROWTH:-2.5}
 MIN_MBPS=${CLIFF_MIN_MBPS:-10}
 [[ $RUNS =~ ^[0-9]+$ && $RUNS -gt 0 ]] || die2 "BENCH_RUNS must be a positive integer"
-[[ $KIB =~ ^[0-9]+$ && $KIB -ge 64 ]] || die2 "BENCH_KIB must be an integer >= 64"
+[[ $KIB =~ ^[0-9]+$ && $KIB -ge 512 ]] || die2 "BENCH_KIB must be an integer >= 512 (fewer lines of 60000 bytes read their first-time costs as growth)"
 [[ $GROWTH =~ ^[0-9]+(\.[0-9]+)?$ ]] || die2 "CLIFF_GROWTH must be a number"
 [[ $MIN_MBPS =~ ^[0-9]+(\.[0-9]+)?$ ]] || die2 "CLIFF_MIN_MBPS must be a number"
 command -v python3 > /dev/null || die2 "python3 not found"
@@ -52,7 +52,7 @@ for line in open(out + "/rates.txt"):
     f = line.split()
     if len(f) == 4 and "-" in f[0]:
         key, length = f[0].rsplit("-", 1)
-        rates.setdefault(key, {})[int(length)] = float(f[2])  # the last reading counts
+        rates.setdefault(key, {})[int(length)] = float(f[2])
 rows = []
 for key, r in rates.items():
     g = max(r[1000] / max(r[4000], 0.01), r[15000] / max(r[60000], 0.01))
