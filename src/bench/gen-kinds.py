@@ -416,6 +416,20 @@ def k_hosts(rnd, pf):
             f"{h * 8 + dev}[{dev}] -> {h * 8 + (dev + 1) % 8}[{(dev + 1) % 8}] via P2P/CUMEM/read")
 
 
+def k_ranks(rnd, pf):
+    # a large job's ranks in one stream: 4096 hosts x 8 ranks, every rank inside the hosts a log
+    # tells apart (32768), lines in no order of rank (an aggregator's time order at start-up): more
+    # threads than the prefix cache holds, each a process of its own; a WARN now and then
+    h = rnd.randrange(4096)
+    r = rnd.randrange(8)
+    pid = 2000 + h % 2000 * 8 + r
+    pre = f"gpu-{h:04d}:{pid}:{pid + 100} [{r}] NCCL "
+    if rnd.random() < 0.9:
+        return (pre + f"INFO Channel {rnd.randrange(32):02d}/0 : {h * 8 + r}[{r}] -> {h * 8 + (r + 1) % 8}"
+                f"[{(r + 1) % 8}] via P2P/CUMEM/read")
+    return pre + f"WARN NET/IB : Got completion from peer 10.4.{h // 256}.{h % 256}<{40000 + r}> with status=12"
+
+
 class HostInit:
     """A large job's start-up: 16384 hosts x 8 ranks, each process printing its once-per-process
     and first communicator's init lines, where its host's own address is in the Bootstrap, NET/IB
@@ -609,7 +623,7 @@ KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
     "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "warn-garbage": k_warn_garbage, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
     "net-ofi": k_netofi, "app-output": k_app, "app-short": k_app_short, "blank-garbage": k_garbage, "short-lines": k_short,
-    "many-hosts": k_hosts,
+    "many-hosts": k_hosts, "many-ranks": k_ranks,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,
     "cri": None, "docker-json": None, "csv": None, "cloudwatch-csv": None, "logfmt": None, "journald": None,
