@@ -1,5 +1,6 @@
 package dev.nccltriage.source.bw;
 
+import dev.nccltriage.source.probe.parse.Text;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -90,7 +91,7 @@ public final class NcclTestsParser {
       comment(line);
       return;
     }
-    String[] t = line.split("\\s+");
+    String[] t = Text.splitOnBlanks(line);
     if (t.length < 8 || !INT.matcher(t[0]).matches() || !INT.matcher(t[1]).matches()
         || !WORD.matcher(t[2]).matches() || !WORD.matcher(t[3]).matches()) {
       return;
@@ -127,7 +128,7 @@ public final class NcclTestsParser {
     } else if ((m = OOB.matcher(line)).find()) {
       oob = longOrNull(m.group(1));
     } else if (line.contains("busbw") && line.contains("size")) {
-      layout = layout(line.substring(1).trim().split("\\s+"));
+      layout = layout(Text.splitOnBlanks(line.substring(1).trim()));
     }
   }
 

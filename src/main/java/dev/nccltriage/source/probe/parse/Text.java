@@ -116,7 +116,46 @@ public final class Text {
   /** Splits on runs of whitespace after trimming; empty input gives an empty array. */
   static String[] tokens(String s) {
     String t = s == null ? "" : s.trim();
-    return t.isEmpty() ? new String[0] : t.split("\\s+");
+    return t.isEmpty() ? new String[0] : splitOnBlanks(t);
+  }
+
+  /**
+   * What {@code s.split("\\s+")} gives, without the regular expression: a hostile line of many
+   * short fields went through the expression's matcher at 4 MB/s. A blank before the first field
+   * gives an empty first field, blanks at the end give none; no blank at all gives {@code s}.
+   */
+  public static String[] splitOnBlanks(String s) {
+    List<String> out = null;
+    int start = 0;
+    int n = s.length();
+    for (int i = 0; i < n; ) {
+      if (isBlank(s.charAt(i))) {
+        int j = i + 1;
+        while (j < n && isBlank(s.charAt(j))) {
+          j++;
+        }
+        out = out != null ? out : new ArrayList<>();
+        out.add(s.substring(start, i));
+        start = j;
+        i = j;
+      } else {
+        i++;
+      }
+    }
+    if (out == null) {
+      return new String[] {s};
+    }
+    out.add(s.substring(start));
+    int size = out.size();
+    while (size > 0 && out.get(size - 1).isEmpty()) {
+      size--;
+    }
+    return out.subList(0, size).toArray(new String[0]);
+  }
+
+  /** A byte of the expressions' {@code \\s}: space, tab, newline, vertical tab, form feed, CR. */
+  private static boolean isBlank(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
   }
 
   /** A decimal int, or null when {@code s} is not one (or out of range). */
