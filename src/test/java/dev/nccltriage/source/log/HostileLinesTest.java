@@ -3,8 +3,6 @@ package dev.nccltriage.source.log;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -18,10 +16,7 @@ class HostileLinesTest {
   private static final int LINE = 60_000;
 
   private static LogAccumulator parse(String log) throws Exception {
-    LogAccumulator acc = new LogAccumulator();
-    byte[] b = log.getBytes(StandardCharsets.UTF_8);
-    new LineReader(LineReader.DEFAULT_MAX_LINE).read(new ByteArrayInputStream(b), b.length, new LogParser(acc, "t"));
-    return acc;
+    return LogLines.accumulate(log);
   }
 
   private static String line(String unit, String tail) {

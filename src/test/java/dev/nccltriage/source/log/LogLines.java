@@ -29,6 +29,14 @@ final class LogLines {
     }
   }
 
+  /** What one parser keeps of a log's text read whole in one pass: the accumulator before facts. */
+  static LogAccumulator accumulate(String log) throws IOException {
+    LogAccumulator acc = new LogAccumulator();
+    byte[] b = log.getBytes(StandardCharsets.UTF_8);
+    new LineReader(LineReader.DEFAULT_MAX_LINE).read(new ByteArrayInputStream(b), b.length, new LogParser(acc, "t"));
+    return acc;
+  }
+
   /**
    * Every distinct message of the sample and corpus logs: the text after "NCCL INFO " or "NCCL
    * WARN ", else the whole line, stripped.

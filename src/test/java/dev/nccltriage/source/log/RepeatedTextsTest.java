@@ -2,8 +2,6 @@ package dev.nccltriage.source.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,10 +10,7 @@ import org.junit.jupiter.api.Test;
  */
 class RepeatedTextsTest {
   private static LogAccumulator parse(String log) throws Exception {
-    LogAccumulator acc = new LogAccumulator();
-    byte[] b = log.getBytes(StandardCharsets.UTF_8);
-    new LineReader(LineReader.DEFAULT_MAX_LINE).read(new ByteArrayInputStream(b), b.length, new LogParser(acc, "t"));
-    return acc;
+    return LogLines.accumulate(log);
   }
 
   private static ProcessState process(LogAccumulator acc, String host) {
