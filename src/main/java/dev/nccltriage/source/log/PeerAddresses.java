@@ -174,22 +174,24 @@ final class PeerAddresses {
       if (isDigit(before)) {
         continue; // inside a run that started before at: none does (tokens end before a non-digit)
       }
-      if (before != '.') {
-        int end = quadEnd(s, i, to);
-        if (end >= 0) {
-          int portEnd = portEnd(s, end, to);
-          return portEnd > end ? token(i, portEnd, ADDRESS_PORT) : token(i, end, ADDRESS);
-        }
-      }
-      if (s[i] == '0' && i + 1 < to && s[i + 1] == 'x') {
-        int end = pointerEnd(s, textStart, i, to);
-        if (end >= 0) {
-          return token(i, end, POINTER);
-        }
-      }
+      // the run of digits read once: most runs are a number followed by no dot, which quadEnd
+      // would read again only to fail at its first part
       int end = i + 1;
       while (end < to && isDigit(s[end])) {
         end++;
+      }
+      if (end - i <= 3 && end < to && s[end] == '.' && before != '.') {
+        int quad = quadEnd(s, i, to);
+        if (quad >= 0) {
+          int portEnd = portEnd(s, quad, to);
+          return portEnd > quad ? token(i, portEnd, ADDRESS_PORT) : token(i, quad, ADDRESS);
+        }
+      }
+      if (end == i + 1 && s[i] == '0' && end < to && s[end] == 'x') {
+        int pointer = pointerEnd(s, textStart, i, to);
+        if (pointer >= 0) {
+          return token(i, pointer, POINTER);
+        }
       }
       if (end - i >= NUMBER_DIGITS) {
         return token(i, end, NUMBER);
