@@ -99,6 +99,9 @@ final class ChannelParser {
     }
     // a local transport token read to the end leaves no room for a glued record
     consumed = net ? i : i == e ? e : localTokenStart;
+    if (slot.msg >= 0) {
+      slot.msg = consumed; // a record glued after it is looked for from there, as LogParser does
+    }
     apply(p, b);
     return true;
   }

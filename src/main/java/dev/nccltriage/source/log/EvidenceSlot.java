@@ -3,13 +3,25 @@ package dev.nccltriage.source.log;
 import dev.nccltriage.evidence.Evidence;
 import dev.nccltriage.evidence.EvidenceList;
 
-/** Lazily materialises the current line as evidence: text is decoded only if it will be kept. */
+/**
+ * Lazily materialises the current line as evidence: text is decoded only if it will be kept. Of a
+ * line that holds records glued together, the evidence is the current record's own text, from its
+ * prefix to where the next one's starts: the line's whole text would show the first record's
+ * words (another process's, another family's) for what a later record said. Where that start is
+ * not sure (a host name glued to a word), a record's text runs to the line's end.
+ */
 final class EvidenceSlot {
   String source;
   byte[] buf;
   int start;
   int end;
   long lineNo;
+  /**
+   * Where a record glued after the current NCCL record is looked for (its message's start, or where
+   * the channel parser stopped reading it, as {@link LogParser} looks); -1 when the line is no record.
+   */
+  int msg = -1;
+  private final Prefix glued = new Prefix();
 
   /** Makes b[start, end), line {@code lineNo} of the source, the current line. */
   void at(byte[] b, int start, int end, long lineNo) {
@@ -17,11 +29,12 @@ final class EvidenceSlot {
     this.start = start;
     this.end = end;
     this.lineNo = lineNo;
+    this.msg = -1;
   }
 
   void record(EvidenceList list) {
     if (list.count() < EvidenceList.KEEP) {
-      list.add(new Evidence(source, lineNo, Bytes.text(buf, start, end).strip()));
+      list.add(current());
     } else {
       list.add(null);
     }
@@ -57,6 +70,31 @@ final class EvidenceSlot {
 
   /** The current line as evidence. */
   Evidence current() {
-    return new Evidence(source, lineNo, Bytes.text(buf, start, end).strip());
+    return new Evidence(source, lineNo, Bytes.text(buf, start, textEnd()).strip());
+  }
+
+  /**
+   * The end of the current record: where a record glued after it starts (found as the parser finds
+   * it, from the message's level token on), else the line's end. Searched only for evidence kept.
+   */
+  private int textEnd() {
+    if (msg < start || msg >= end) {
+      return end;
+    }
+    int next = LogParser.levelToken(buf, msg, end);
+    if (next < 0) {
+      return end;
+    }
+    glued.parse(buf, msg, next);
+    int at = Math.max(msg, glued.start);
+    // a host name glued to a word ("...No device found.4f2c9a1e7b3d:31:31") or to a path's last
+    // word ("...via NET/IB/0/GDRDMAnode-b:8:8") has no seam in its bytes: the record keeps the
+    // line's bytes, none of its own cut off. After a blank or a byte no name or path holds ('>' of
+    // "<0>", ')') the next record's prefix is all its own.
+    return at > start && mayJoinName(buf[at - 1]) ? end : at;
+  }
+
+  private static boolean mayJoinName(byte b) {
+    return Bytes.isWordByte(b) || b == '-' || b == '.' || b == '/';
   }
 }

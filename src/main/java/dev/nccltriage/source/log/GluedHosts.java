@@ -11,6 +11,15 @@ import java.util.Map;
  * same pid is that host: the first such process in table order that is not itself from a glued
  * line. Found by pid, so that a log of thousands of glued lines does not compare every pair of
  * processes (32000 took 17 s); past {@link #SCAN} processes of one pid, by the glued name's suffixes.
+ *
+ * <p>A host name may also have lost its first digits: glued after a channel line ("...via
+ * NET/Socket/09b7e03d5c1a8:29:29"), the channel parser takes every digit for the device's index,
+ * and the name read after them is a container id without its leading digits. A real host name whose
+ * leading digits cut off leave the glued one is then that host, as one that ends it is.
+ *
+ * <p>A process all of whose lines came glued has no real process of its pid: its host is then the
+ * real host name that gives it so (the longest that ends it; a host's other processes name it),
+ * and it stays a process of its own, of that host. A glued name no real host gives stays as it is.
  */
 final class GluedHosts {
   private static final int SCAN = 64;
@@ -18,6 +27,10 @@ final class GluedHosts {
   private final Map<Long, List<ProcessState>> byPid = new HashMap<>();
   private final Map<ProcessState, Integer> order = new java.util.IdentityHashMap<>();
   private final Map<Long, Map<String, ProcessState>> byName = new HashMap<>();
+  private final Map<Long, Map<String, ProcessState>> byNameLostDigits = new HashMap<>();
+  private final Map<String, HostEvidence> realHosts = new HashMap<>();
+  private final Map<String, HostEvidence> realHostsLostDigits = new HashMap<>();
+  private final Map<String, ProcessState> renamed = new HashMap<>(); // by real host and pid
 
   GluedHosts(List<ProcessState> all) {
     for (int i = 0; i < all.size(); i++) {
@@ -25,6 +38,8 @@ final class GluedHosts {
       if (!q.hostFromGluedLine && q.host != null) {
         byPid.computeIfAbsent(q.pid, k -> new ArrayList<>()).add(q);
         order.put(q, i);
+        realHosts.putIfAbsent(q.host, q.evidence);
+        realHostsLostDigits.putIfAbsent(lostDigits(q.host), q.evidence);
       }
     }
   }
@@ -39,6 +54,9 @@ final class GluedHosts {
           reals = new GluedHosts(all);
         }
         ProcessState real = reals.of(p);
+        if (real == null) {
+          real = reals.ofHost(p, out);
+        }
         if (real != null) {
           real.merge(p);
           if (p.evidence != real.evidence) {
@@ -52,6 +70,36 @@ final class GluedHosts {
     return out;
   }
 
+  /**
+   * For {@code p} (from a glued line) that no real process of its pid ends: its process under the
+   * longest real host name that ends its own, made the first time and added to {@code out}; null if
+   * no real host name ends it.
+   */
+  private ProcessState ofHost(ProcessState p, List<ProcessState> out) {
+    HostEvidence host = realHostsLostDigits.get(p.host);
+    for (int i = 1; host == null && i < p.host.length(); i++) {
+      host = realHosts.get(p.host.substring(i));
+    }
+    if (host == null) {
+      return null;
+    }
+    HostEvidence real = host;
+    return renamed.computeIfAbsent(real.name + "\0" + p.pid, k -> {
+      ProcessState q = new ProcessState(p.pid, false, real);
+      out.add(q);
+      return q;
+    });
+  }
+
+  /** {@code host} without its leading digits (itself when it has none). */
+  static String lostDigits(String host) {
+    int i = 0;
+    while (i < host.length() && host.charAt(i) >= '0' && host.charAt(i) <= '9') {
+      i++;
+    }
+    return host.substring(i);
+  }
+
   /** The real host's process of {@code p} (a process from a glued line), or null. */
   ProcessState of(ProcessState p) {
     List<ProcessState> same = byPid.get(p.pid);
@@ -60,20 +108,14 @@ final class GluedHosts {
     }
     if (same.size() <= SCAN) {
       for (ProcessState q : same) {
-        if (p.host.endsWith(q.host)) {
+        if (p.host.endsWith(q.host) || p.host.equals(lostDigits(q.host))) {
           return q;
         }
       }
       return null;
     }
-    Map<String, ProcessState> names = byName.computeIfAbsent(p.pid, k -> {
-      Map<String, ProcessState> m = new HashMap<>();
-      for (ProcessState q : same) {
-        m.putIfAbsent(q.host, q);
-      }
-      return m;
-    });
-    ProcessState first = null;
+    Map<String, ProcessState> names = byName.computeIfAbsent(p.pid, k -> byKey(same, false));
+    ProcessState first = byNameLostDigits.computeIfAbsent(p.pid, k -> byKey(same, true)).get(p.host);
     for (int i = 0; i <= p.host.length(); i++) {
       ProcessState q = names.get(p.host.substring(i));
       if (q != null && (first == null || order.get(q) < order.get(first))) {
@@ -81,5 +123,14 @@ final class GluedHosts {
       }
     }
     return first;
+  }
+
+  /** The first process (in table order) of each host name, or of each name without its leading digits. */
+  private static Map<String, ProcessState> byKey(List<ProcessState> same, boolean lostDigits) {
+    Map<String, ProcessState> m = new HashMap<>();
+    for (ProcessState q : same) {
+      m.putIfAbsent(lostDigits ? lostDigits(q.host) : q.host, q);
+    }
+    return m;
   }
 }

@@ -77,8 +77,12 @@ final class JobEvidence {
     return List.of(java.util.Arrays.copyOf(first, n));
   }
 
+  /**
+   * Line order; records glued into one line are each their own text, in the order of their texts:
+   * which host's come first depends on the order the hosts were met, which parts read differently.
+   */
   private static boolean before(Evidence a, Evidence b) {
     int c = a.source().compareTo(b.source());
-    return c < 0 || c == 0 && a.line() < b.line();
+    return c < 0 || c == 0 && (a.line() < b.line() || a.line() == b.line() && a.text().compareTo(b.text()) < 0);
   }
 }

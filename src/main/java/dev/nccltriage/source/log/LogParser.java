@@ -209,6 +209,7 @@ final class LogParser implements LineSink {
     while (gluedAt >= 0) {
       int at = gluedAt;
       gluedAt = -1;
+      slot.at(b, at, e, lineNo); // its evidence is its own text
       segment(b, at, e, true);
     }
     if (!placed) {
@@ -696,6 +697,7 @@ final class LogParser implements LineSink {
    */
   private boolean record(byte[] b, int s, int k, int lvl, int msg, int e, boolean glued, ProcessState known) {
     acc.ncclLines++;
+    slot.msg = msg;
     if (!glued && fromPod(b, s, lvl)) {
       // kubectl logs --prefix: the log comes from a Pod (every such record, cached prefix or not)
       slot.record(acc.kubernetes);
