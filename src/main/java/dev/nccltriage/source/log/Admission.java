@@ -48,7 +48,7 @@ final class Admission {
     boolean wrong = acc.warnings.count() > warnings || acc.failures.count() > failures || acc.errorLines > errors
         || showsFallback(p);
     byte[] name = p.evidence.bytes;
-    ProcessState into = wrong ? acc.processes.admit(name, 0, name.length, p.pid, p.hostFromGluedLine) : null;
+    ProcessState into = wrong ? acc.processes.admit(name, 0, name.length, p.pid, p.hostOnlyAfterOtherBytes) : null;
     if (into == null) {
       into = folded;
     }

@@ -35,11 +35,18 @@ final class GluedHosts {
   GluedHosts(List<ProcessState> all) {
     for (int i = 0; i < all.size(); i++) {
       ProcessState q = all.get(i);
-      if (!q.hostFromGluedLine && q.host != null) {
+      if (!q.hostOnlyAfterOtherBytes && q.host != null) {
         byPid.computeIfAbsent(q.pid, k -> new ArrayList<>()).add(q);
         order.put(q, i);
         realHosts.putIfAbsent(q.host, q.evidence);
         realHostsLostDigits.putIfAbsent(lostDigits(q.host), q.evidence);
+      }
+    }
+    // a process first met glued but under its host's exact name ("...<0>node-b:7:7") is that
+    // host's: other glued names of its pid that resolve to the host join it, not a copy of it
+    for (ProcessState q : all) {
+      if (q.hostOnlyAfterOtherBytes && q.host != null && realHosts.containsKey(q.host)) {
+        renamed.putIfAbsent(q.host + "\0" + q.pid, q);
       }
     }
   }
@@ -49,11 +56,15 @@ final class GluedHosts {
     GluedHosts reals = null; // indexed at the first glued host: most logs have none
     List<ProcessState> out = new ArrayList<>();
     for (ProcessState p : all) {
-      if (p.hostFromGluedLine && p.host != null) {
+      if (p.hostOnlyAfterOtherBytes && p.host != null) {
         if (reals == null) {
           reals = new GluedHosts(all);
         }
         ProcessState real = reals.of(p);
+        if (real == null && reals.renamed.get(p.host + "\0" + p.pid) == p) {
+          out.add(p); // its name is a real host's already
+          continue;
+        }
         if (real == null) {
           real = reals.ofHost(p, out);
         }

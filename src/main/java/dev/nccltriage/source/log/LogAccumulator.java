@@ -293,11 +293,11 @@ final class LogAccumulator {
       // a host the other part admitted beyond the sample is admitted here too (while there is room)
       // and so is one whose lines showed something wrong that a part with fewer hosts simply kept
       boolean admit = p.evidence.admitted || p.host != null && !processes.keeps(p.host) && Admission.showsWrong(p);
-      ProcessState mine = admit ? processes.admit(host, 0, host.length, p.pid, p.hostFromGluedLine) : null;
+      ProcessState mine = admit ? processes.admit(host, 0, host.length, p.pid, p.hostOnlyAfterOtherBytes) : null;
       if (mine == null) {
         mine = p.host == null
-            ? processes.get(null, -1, -1, p.pid, p.hostFromGluedLine)
-            : processes.get(host, 0, host.length, p.pid, p.hostFromGluedLine);
+            ? processes.get(null, -1, -1, p.pid, p.hostOnlyAfterOtherBytes)
+            : processes.get(host, 0, host.length, p.pid, p.hostOnlyAfterOtherBytes);
       }
       mine.merge(p);
     }

@@ -828,6 +828,9 @@ final class LogParser implements LineSink {
     prefix.parse(b, s, lvl);
     parsedWrapped = prefix.start > k && prefix.hostStart >= 0; // bytes between the wrappers and the host
     ProcessState proc = acc.processes.get(b, prefix.hostStart, prefix.hostEnd, prefix.pid, glued);
+    if (!glued) {
+      proc.hostOnlyAfterOtherBytes = false;
+    }
     boolean outside = proc.host == null && prefix.hostStart >= 0;
     if (outside) {
       if (!glued && !isWarn(b, lvl, msg) && messages.channels.cleanConnection(b, msg, e)) {

@@ -11,7 +11,14 @@ import java.util.Map;
 final class ProcessState {
   final String host; // null when the log has no host:pid:tid prefix
   final long pid;
-  final boolean hostFromGluedLine;
+  /**
+   * Each of its records so far was glued after another record, whose last word may have run into
+   * the host name ("...nvmlDev 1nvmhost-a:12:12"). {@link GluedHosts} gives such a name to a real
+   * host that ends it, if one does. One record of its own line makes the name real. (A record
+   * behind another program's text is of its own line: with a wrapper no table knows around every
+   * line, each record is behind such text.)
+   */
+  boolean hostOnlyAfterOtherBytes;
   /**
    * Stands for processes of several hosts (those outside a sample, counted without a host): what
    * one of them printed is true of that one, but no two of its values need be of the same process.
@@ -71,10 +78,10 @@ final class ProcessState {
   boolean noVerbs; // libibverbs could not be loaded: no verbs-based RDMA (IB, IBext, EFA) in this process
   boolean wrongLine; // a WARN, a failure or an error signature of this process (see Admission)
 
-  ProcessState(long pid, boolean hostFromGluedLine, HostEvidence evidence) {
+  ProcessState(long pid, boolean hostAfterOtherBytes, HostEvidence evidence) {
     this.host = evidence.name;
     this.pid = pid;
-    this.hostFromGluedLine = hostFromGluedLine;
+    this.hostOnlyAfterOtherBytes = hostAfterOtherBytes;
     this.evidence = evidence;
   }
 
@@ -135,6 +142,7 @@ final class ProcessState {
 
   /** Adds another part's counts and values; evidence is merged per host by the caller. */
   void merge(ProcessState o) {
+    hostOnlyAfterOtherBytes &= o.hostOnlyAfterOtherBytes;
     many |= o.many || host == null && o.host != null;
     devices |= o.devices;
     wrongLine |= o.wrongLine;

@@ -22,7 +22,7 @@ class GluedHostsTest {
   /** The definition, as one pass over every process. */
   private static ProcessState reference(List<ProcessState> all, ProcessState p) {
     return all.stream()
-        .filter(q -> q != p && !q.hostFromGluedLine && q.host != null && q.pid == p.pid
+        .filter(q -> q != p && !q.hostOnlyAfterOtherBytes && q.host != null && q.pid == p.pid
             && (p.host.endsWith(q.host) || p.host.equals(q.host.replaceFirst("^[0-9]+", ""))))
         .findFirst().orElse(null);
   }

@@ -83,6 +83,17 @@ class GluedRecordsTest {
     assertThat(f.processes()).isEqualTo(2);
   }
 
+  /** Its first line glued under the host's own name, a later one under the name less its digits. */
+  @Test
+  void aProcessFirstMetGluedUnderItsOwnNameStaysOneProcess() {
+    LogFacts f = LogLines.parse(
+        "9b7e03d5c1a8:32:32 [3] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.7<0>9b7e03d5c1a8:29:29 [0] NCCL INFO NET/IB : No device found.",
+        "9b7e03d5c1a8:32:32 [3] NCCL INFO Channel 00 : 3 -> 4 [receive] via NET/Socket/0"
+            + "9b7e03d5c1a8:29:112 [0] NCCL INFO Channel 00 : 4[0] -> 5[1] via P2P/IPC");
+    assertThat(f.nodeDetails()).extracting(NodeFacts::host).containsExactly("9b7e03d5c1a8");
+    assertThat(f.nodeDetails()).extracting(NodeFacts::processes).containsExactly(2);
+  }
+
   @Test
   void aGluedNameNoRealHostGivesStaysItsOwn() {
     LogFacts f = LogLines.parse(
