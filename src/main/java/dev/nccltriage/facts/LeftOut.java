@@ -11,10 +11,12 @@ import java.util.Map;
  * {@code processesFolded}: past {@code processesKept} processes, a host's further processes were
  * counted as one, so per-node process counts are approximate; {@code linesNotKept}: by collection,
  * the lines whose value (a version, an env setting, an error detail...) was past the collection's
- * cap.
+ * cap; {@code linesCut}: lines longer than the reader's line limit, read only up to it (a file
+ * without line feeds is one such line, whatever it holds).
  */
 public record LeftOut(long hosts, boolean hostsSampled, int hostsKept, int nodesListed, int differsFound,
-    int differsListed, boolean processesFolded, int processesKept, Map<String, Long> linesNotKept) {
+    int differsListed, boolean processesFolded, int processesKept, Map<String, Long> linesNotKept,
+    long linesCut) {
 
   public LeftOut {
     // in name order, so that the JSON is stable
@@ -23,28 +25,31 @@ public record LeftOut(long hosts, boolean hostsSampled, int hostsKept, int nodes
 
   /** One sentence for a person: "16384 hosts: the first 64 are listed by node." */
   public String summary() {
-    StringBuilder s = new StringBuilder();
+    java.util.List<String> parts = new java.util.ArrayList<>();
     if (hostsSampled) {
-      s.append("about ").append(hosts).append(" hosts: a sample of ").append(hostsKept)
-          .append(" is told apart (the others' lines count as lines without a host, and a node among them that"
-              + " differs is not named)");
-    } else {
-      s.append(hosts).append(" hosts");
+      parts.add("about " + hosts + " hosts: a sample of " + hostsKept + " is told apart (the others' lines count as"
+          + " lines without a host, and a node among them that differs is not named); the first " + nodesListed
+          + " are listed by node");
+    } else if (hosts > nodesListed) {
+      parts.add(hosts + " hosts; the first " + nodesListed + " are listed by node");
     }
-    s.append("; the first ").append(nodesListed).append(" are listed by node");
+    if (linesCut > 0) {
+      parts.add(linesCut + (linesCut == 1 ? " line was" : " lines were") + " longer than the line limit and read"
+          + " only up to it (a file whose lines end in a carriage return alone has no line feed: `tr '\\r' '\\n'`"
+          + " makes lines of it)");
+    }
     if (differsFound > differsListed) {
-      s.append("; ").append(differsListed).append(" of ").append(differsFound).append(" node differences listed");
+      parts.add(differsListed + " of " + differsFound + " node differences listed");
     }
     if (processesFolded) {
-      s.append("; past ").append(processesKept)
-          .append(" processes a host's further processes count as one (process counts per node are approximate)");
+      parts.add("past " + processesKept
+          + " processes a host's further processes count as one (process counts per node are approximate)");
     }
     if (!linesNotKept.isEmpty()) {
-      s.append("; values past a cap (a real job prints a few) were not kept, lines: ");
-      StringBuilder parts = new StringBuilder();
-      linesNotKept.forEach((k, v) -> parts.append(parts.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
-      s.append(parts);
+      StringBuilder lines = new StringBuilder();
+      linesNotKept.forEach((k, v) -> lines.append(lines.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+      parts.add("values past a cap (a real job prints a few) were not kept, lines: " + lines);
     }
-    return s.append('.').toString();
+    return String.join("; ", parts) + ".";
   }
 }

@@ -126,6 +126,16 @@ class JsonSchemaTest {
     assertThat(validate(run.json())).isEmpty();
   }
 
+  /** A log whose lines end in a carriage return alone: one line, cut at the limit: log.leftOut.linesCut. */
+  @Test
+  void aLogWithoutLineFeedsGivesValidJson() {
+    String line = "host-1:7:7 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NET/IB/0/GDRDMA\r";
+    CliRun run = CliRun.runWithStdin(line.repeat(2000).getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+        "log", "-o", "json", "-");
+    assertThat(run.json().at("/log/leftOut/linesCut").asLong()).isEqualTo(1);
+    assertThat(validate(run.json())).isEmpty();
+  }
+
   @Test
   void aDisagreementBetweenLogAndContainerIsValid() {
     // check --log where the container has what GPUDirect RDMA needs and the log shows none of it

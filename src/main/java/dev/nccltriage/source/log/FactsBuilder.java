@@ -195,11 +195,11 @@ final class FactsBuilder {
     int listed = Math.min(nodes, LogFacts.NODES_LISTED);
     Map<String, Long> notKept = acc.caps.linesNotKept();
     if (nodes <= listed && !t.hostsFolded() && !t.processesFolded() && differences.found() <= differsListed
-        && notKept.isEmpty()) {
+        && notKept.isEmpty() && acc.truncated == 0) {
       return null;
     }
     return new LeftOut(t.hostsFolded() ? Math.max(hosts, t.hostsSeen()) : hosts, t.hostsFolded(), hosts, listed,
-        differences.found(), differsListed, t.processesFolded(), t.processLimit(), notKept);
+        differences.found(), differsListed, t.processesFolded(), t.processLimit(), notKept, acc.truncated);
   }
 
   /** Distinct versions; "2.18.3" is dropped when "2.18.3+cuda12.2" says the same and more. */
