@@ -32,8 +32,8 @@ final class PeerAddresses {
   /**
    * {@code msg} with each dotted-quad address (and its {@code <port>}) replaced by {@link #MASK}
    * (and {@link #PORT_MASK}), each pointer ({@code 0x} and 4 or more hex digits, a word of its
-   * own) by {@link #POINTER_MASK} and each other run of {@link #NUMBER_DIGITS} digits or more by as
-   * many zeros; {@code msg} itself, the same object, when it holds none.
+   * own) by {@link #POINTER_MASK} and each other run of {@link #NUMBER_DIGITS} digits or more by
+   * {@link #NUMBER_MASK}; {@code msg} itself, the same object, when it holds none.
    */
   static String masked(String msg) {
     return masked(msg, false);
@@ -63,9 +63,7 @@ final class PeerAddresses {
       }
       out.append(msg, copied, start(t));
       if (isNumber(t)) {
-        for (int i = start(t); i < end(t); i++) {
-          out.append(otherwise ? '9' : '0');
-        }
+        out.append(otherwise ? NUMBER_OTHER_MASK : NUMBER_MASK);
       } else {
         out.append(new String(otherwise ? otherMask(t) : mask(t), StandardCharsets.ISO_8859_1));
       }
@@ -88,8 +86,8 @@ final class PeerAddresses {
       System.arraycopy(b, copied, out, o, start - copied);
       o += start - copied;
       if (isNumber(t)) {
-        java.util.Arrays.fill(out, o, o + end(t) - start, (byte) '0');
-        o += end(t) - start;
+        java.util.Arrays.fill(out, o, o + NUMBER_DIGITS, (byte) '0');
+        o += NUMBER_DIGITS;
       } else {
         byte[] mask = mask(t);
         System.arraycopy(mask, 0, out, o, mask.length);
@@ -116,6 +114,12 @@ final class PeerAddresses {
    * a text's meaning may quote (and a form that would vary with them would not serve anyway).
    */
   static final int NUMBER_DIGITS = 4;
+  /**
+   * A long number's mask, whatever its length: a failed completion's length and opcode are garbage
+   * of 4 to 10 digits, and a mask of as many zeros made as many forms of one text, each classified.
+   */
+  static final String NUMBER_MASK = "0".repeat(NUMBER_DIGITS);
+  private static final String NUMBER_OTHER_MASK = "9".repeat(NUMBER_DIGITS);
 
   private static long token(int start, int end, int kind) {
     return start | (long) end << 31 | (long) (kind == POINTER || kind == NUMBER ? 1 : 0) << 62

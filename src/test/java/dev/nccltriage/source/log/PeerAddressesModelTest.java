@@ -43,7 +43,7 @@ class PeerAddressesModelTest {
         case 0 -> "0.0.0.0";
         case 1 -> "0.0.0.0<0>";
         case 2 -> "0x0";
-        default -> "0".repeat(len);
+        default -> "0000";
       });
       copied = (int) t[1];
     }

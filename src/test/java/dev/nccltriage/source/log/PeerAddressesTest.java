@@ -19,17 +19,17 @@ class PeerAddressesTest {
     "async fatal event on QP (0x55d0c1a2b3c4): IBV_EVENT_QP_FATAL | async fatal event on QP (0x0): IBV_EVENT_QP_FATAL",
     "comm 0x7f3a2c001230 from 10.0.0.1<5> | comm 0x0 from 0.0.0.0<0>",
     "0xdeadbeef | 0x0",
-    // numbers of four digits or more (sizes, lengths, ids, a completion's garbage opcode), digit for digit
-    "status=5 opcode=32656 len=32659 vendor err 249 | status=5 opcode=00000 len=00000 vendor err 249",
+    // numbers of four digits or more (sizes, ids, a completion's garbage opcode): four zeros each
+    "status=5 opcode=32656 len=32659 vendor err 249 | status=5 opcode=0000 len=0000 vendor err 249",
     "Invalid rank requested : 4096/4096 | Invalid rank requested : 0000/0000",
-    "received 1048576 bytes instead of 4096 | received 0000000 bytes instead of 0000",
+    "received 1048576 bytes instead of 4096 | received 0000 bytes instead of 0000",
     "transport/net_ib.cc:1302 -> 6 | transport/net_ib.cc:0000 -> 6",
     "1234.1.2.3 neither | 0000.1.2.3 neither",
     "1.2.3.4567 neither | 1.2.3.0000 neither",
     "fe80::1%eth0<4444> | fe80::1%eth0<0000>",
-    "id0x12345678 and 0x1234abcdz | id0x00000000 and 0x0000abcdz",
+    "id0x12345678 and 0x1234abcdz | id0x0000 and 0x0000abcdz",
     "localGid fd00:1148:9000:5000:4:200:3:ff22 | localGid fd00:0000:0000:0000:4:200:3:ff22",
-    "12345 then 10.0.0.1<77> then 0x55d0c1a2b3c4 then 99999 | 00000 then 0.0.0.0<0> then 0x0 then 00000",
+    "12345 then 10.0.0.1<77> then 0x55d0c1a2b3c4 then 99999 | 0000 then 0.0.0.0<0> then 0x0 then 0000",
   })
   void anAddressAndItsPortAreMasked(String msg, String masked) {
     assertThat(PeerAddresses.masked(msg)).isEqualTo(masked.strip());
@@ -84,7 +84,7 @@ class PeerAddressesTest {
     ErrorSignatures.Outcome o = lookUp("NET/IB : Got completion from peer 10.1.2.3<4> with status=5 opcode=32656 len=32659"
         + " vendor err 249 (Recv)", asked);
     assertThat(o.status()).isEqualTo(5);
-    assertThat(asked.toString()).isEqualTo("[NET/IB : Got completion from peer 0.0.0.0<0> with status=5 opcode=00000 len=00000"
+    assertThat(asked.toString()).isEqualTo("[NET/IB : Got completion from peer 0.0.0.0<0> with status=5 opcode=0000 len=0000"
         + " vendor err 249 (Recv)]");
   }
 
