@@ -163,7 +163,7 @@ final class PeerAddresses {
         long x = Bytes.word(s, i) ^ ZEROS;
         long digits = (x - TENS) & ~x & HIGHS;
         if (digits != 0) {
-          i += Long.numberOfTrailingZeros(digits) >>> 3;
+          i += Bytes.firstMarkedByte(digits); // (Long.numberOfTrailingZeros is no C1 intrinsic on Java 17)
           break;
         }
         i += 8;
