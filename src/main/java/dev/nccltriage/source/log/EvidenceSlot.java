@@ -8,7 +8,8 @@ import dev.nccltriage.evidence.EvidenceList;
  * line that holds records glued together, the evidence is the current record's own text, from its
  * prefix to where the next one's starts: the line's whole text would show the first record's
  * words (another process's, another family's) for what a later record said. Where that start is
- * not sure (a host name glued to a word), a record's text runs to the line's end.
+ * not sure (a record of another host after it: {@link GluedSeam}), a record's text runs to the
+ * line's end.
  */
 final class EvidenceSlot {
   String source;
@@ -21,7 +22,10 @@ final class EvidenceSlot {
    * the channel parser stopped reading it, as {@link LogParser} looks); -1 when the line is no record.
    */
   int msg = -1;
+  private int recordFrom; // the current record's prefix: [recordFrom, lvl), lvl its level token
+  private int lvl;
   private final Prefix glued = new Prefix();
+  private final Prefix own = new Prefix();
 
   /** Makes b[start, end), line {@code lineNo} of the source, the current line. */
   void at(byte[] b, int start, int end, long lineNo) {
@@ -30,6 +34,13 @@ final class EvidenceSlot {
     this.end = end;
     this.lineNo = lineNo;
     this.msg = -1;
+  }
+
+  /** The current line holds an NCCL record: its prefix from {@code k}, its level token at {@code lvl}, its message at {@code msg}. */
+  void record(int k, int lvl, int msg) {
+    this.recordFrom = k;
+    this.lvl = lvl;
+    this.msg = msg;
   }
 
   void record(EvidenceList list) {
@@ -81,20 +92,14 @@ final class EvidenceSlot {
     if (msg < start || msg >= end) {
       return end;
     }
-    int next = LogParser.levelToken(buf, msg, end);
+    int next = LogParser.nextLevel(buf, msg, end, lvl, glued);
     if (next < 0) {
       return end;
     }
     glued.parse(buf, msg, next);
-    int at = Math.max(msg, glued.start);
-    // a host name glued to a word ("...No device found.4f2c9a1e7b3d:31:31") or to a path's last
-    // word ("...via NET/IB/0/GDRDMAnode-b:8:8") has no seam in its bytes: the record keeps the
-    // line's bytes, none of its own cut off. After a blank or a byte no name or path holds ('>' of
-    // "<0>", ')') the next record's prefix is all its own.
-    return at > start && mayJoinName(buf[at - 1]) ? end : at;
-  }
-
-  private static boolean mayJoinName(byte b) {
-    return Bytes.isWordByte(b) || b == '-' || b == '.' || b == '/';
+    int at = Math.max(msg, GluedSeam.start(buf, recordFrom, lvl, end, glued, own));
+    // only a glued record of the same host shows where it starts (GluedSeam): another host's name
+    // may have taken the last word of this record's message, so this record keeps the line's bytes
+    return GluedSeam.sameHost(buf, at, glued, own) ? at : end;
   }
 }

@@ -10,7 +10,7 @@ import static dev.nccltriage.source.log.Bytes.startsWith;
  * hands the message to {@link MessageParser}. Lines it cannot place are counted, never fatal.
  */
 final class LogParser implements LineSink {
-  private static final byte[] NCCL = ascii("NCCL ");
+  static final byte[] NCCL = ascii("NCCL ");
   private static final byte[] NCCL_INFO = ascii("NCCL INFO ");
   private static final byte[] NCCL_WARN = ascii("NCCL WARN ");
   private static final byte[] INFO = ascii("INFO");
@@ -31,6 +31,7 @@ final class LogParser implements LineSink {
   private final EvidenceSlot slot = new EvidenceSlot();
   private final Prefix prefix = new Prefix();
   private final Prefix gluedPrefix = new Prefix();
+  private final Prefix ownPrefix = new Prefix(); // a record's own, read again when one is glued after it
   private final AnsiStrip ansi = new AnsiStrip();
   private final Tracebacks tracebacks;
   private final JsonLogLine json = new JsonLogLine();
@@ -697,7 +698,7 @@ final class LogParser implements LineSink {
    */
   private boolean record(byte[] b, int s, int k, int lvl, int msg, int e, boolean glued, ProcessState known) {
     acc.ncclLines++;
-    slot.msg = msg;
+    slot.record(k, lvl, msg);
     if (!glued && fromPod(b, s, lvl)) {
       // kubectl logs --prefix: the log comes from a Pod (every such record, cached prefix or not)
       slot.record(acc.kubernetes);
@@ -716,10 +717,9 @@ final class LogParser implements LineSink {
       messages.parse(proc, b, msg, Bytes.trimEnd(b, msg, e));
       admission.end();
       int from = messages.consumed >= 0 ? messages.consumed : msg;
-      int next = e - from > 8 ? levelToken(b, from, e) : -1;
+      int next = e - from > 8 ? nextLevel(b, from, e, lvl, gluedPrefix) : -1;
       if (next >= 0) {
-        gluedPrefix.parse(b, from, next);
-        gluedAt = gluedPrefix.start;
+        gluedAt = gluedStart(b, k, lvl, e, from, next);
       }
       return true;
     }
@@ -731,11 +731,10 @@ final class LogParser implements LineSink {
     // each record's hash would read the whole rest of the line (a hostile line of thousands of
     // them was quadratic).
     MessageTexts texts = messages.texts;
-    int next = glued ? levelToken(b, msg, e) : -1;
+    int next = glued ? nextLevel(b, msg, e, lvl, gluedPrefix) : -1;
     int msgEnd = e;
     if (next >= 0) {
-      gluedPrefix.parse(b, msg, next);
-      msgEnd = gluedPrefix.start;
+      msgEnd = gluedStart(b, k, lvl, e, msg, next);
     }
     int end = Bytes.trimEnd(b, msg, msgEnd);
     int text = MessageTexts.UNKNOWN;
@@ -745,10 +744,9 @@ final class LogParser implements LineSink {
           : IbConnectionLines.is(b, msg, end) ? MessageTexts.IB_CONNECTION : texts.find(b, msg, end);
     }
     if (!glued) {
-      next = (texts.flags(text) & MessageTexts.PLAIN) != 0 ? -1 : levelToken(b, msg, e);
+      next = (texts.flags(text) & MessageTexts.PLAIN) != 0 ? -1 : nextLevel(b, msg, e, lvl, gluedPrefix);
       if (next >= 0) {
-        gluedPrefix.parse(b, msg, next);
-        msgEnd = gluedPrefix.start;
+        msgEnd = gluedStart(b, k, lvl, e, msg, next);
         end = Bytes.trimEnd(b, msg, msgEnd);
         text = MessageTexts.UNKNOWN;
       } else {
@@ -779,6 +777,39 @@ final class LogParser implements LineSink {
   private static boolean isWarn(byte[] b, int lvl, int msg) {
     int w = msg - 5;
     return w >= lvl && b[w] == 'W' && startsWith(b, w, msg, WARN);
+  }
+
+  /**
+   * Where the level token of a record glued after the one whose level token is at {@code lvl} starts
+   * in [from, e), or -1. A record before 2.3 ("host:pid:tid [dev] INFO msg") has others of its
+   * version glued after it: their "] INFO " after a host's prefix is looked for too (a text without
+   * an 'N' holds neither token: MessageTexts.PLAIN holds for both).
+   */
+  static int nextLevel(byte[] b, int from, int e, int lvl, Prefix gluedPrefix) {
+    int next = levelToken(b, from, e);
+    // lvl is at "NCCL INFO" (a parsed prefix), or at its "INFO" (a cached one's); before 2.3 at "INFO"
+    boolean old = !startsWith(b, lvl, e, NCCL) && (lvl < NCCL.length || !startsWith(b, lvl - NCCL.length, e, NCCL));
+    if (old) {
+      for (int br = indexOf(b, from, next < 0 ? e : next, BRACKET_SPACE); br >= 0;
+          br = indexOf(b, br + 1, next < 0 ? e : next, BRACKET_SPACE)) {
+        if (oldLevelAt(b, br, e)) {
+          gluedPrefix.parse(b, from, br + 2);
+          if (gluedPrefix.hostStart >= 0) {
+            return br + 2;
+          }
+        }
+      }
+    }
+    return next;
+  }
+
+  /**
+   * The start of the record whose level token is at {@code next} (searched from {@code from}), glued
+   * after the record whose prefix is [k, lvl): {@link GluedSeam}.
+   */
+  private int gluedStart(byte[] b, int k, int lvl, int e, int from, int next) {
+    gluedPrefix.parse(b, from, next);
+    return Math.max(from, GluedSeam.start(b, k, lvl, e, gluedPrefix, ownPrefix));
   }
 
   /** Whether "NCCL INFO" or "NCCL WARN" starts at i: a record's level token, its own or a glued one's. */

@@ -29,21 +29,38 @@ class GluedRecordsTest {
   @Test
   void theFirstRecordOfAGluedChannelLineEndsWhereTheNextStarts() {
     String ring = "node-a:7:9 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read";
-    String comm = "node-b:8:8 [1] NCCL INFO comm 0x5500 rank 1 nRanks 2 nNodes 2 localRanks 1 localRank 0 MNNVL 0";
-    LogFacts f = LogLines.parse(ring + " " + comm, "node-a:7:9 [0] NCCL INFO Using network IB");
+    String comm = "node-a:8:8 [1] NCCL INFO comm 0x5500 rank 1 nRanks 2 nNodes 1 localRanks 2 localRank 1 MNNVL 0";
+    LogFacts f = LogLines.parse(ring + comm, "node-a:7:9 [0] NCCL INFO Using network IB");
     assertThat(f.evidenceFor("localChannels")).extracting(Evidence::text).containsExactly(ring);
-    assertThat(f.nodeDetails()).extracting(NodeFacts::host).containsExactlyInAnyOrder("node-a", "node-b");
+    assertThat(f.evidenceFor("comm")).extracting(Evidence::text).containsExactly(comm);
   }
 
-  /** "GDRDMA" and "node-b" glued have no seam: the record keeps every byte of its own. */
+  /**
+   * Another host's name may have taken the message's last word ("GDRDMA" and "node-b" glued have no
+   * seam): the record keeps every byte of its line, none of its own cut off.
+   */
   @Test
-  void aRecordWhoseEndIsNotSureRunsToTheLinesEnd() {
+  void aRecordBeforeAnotherHostsRunsToTheLinesEnd() {
     String ring = "node-a:7:9 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NET/IB/0/GDRDMA";
     String comm = "node-b:8:8 [1] NCCL INFO comm 0x5500 rank 1 nRanks 2 nNodes 2 localRanks 1 localRank 0 MNNVL 0";
     LogFacts f = LogLines.parse(ring + comm, "node-a:7:9 [0] NCCL INFO Using network IB",
         "node-b:8:8 [1] NCCL INFO Using network IB");
     assertThat(f.evidenceFor("channels.gdrdma")).extracting(Evidence::text).containsExactly(ring + comm);
     assertThat(f.nodeDetails()).extracting(NodeFacts::host).containsExactlyInAnyOrder("node-a", "node-b");
+  }
+
+  /** The glued record's host is the record's own before it: the word its name ran into is the message's. */
+  @Test
+  void aWordRunIntoTheSameHostsNameStaysInTheMessage() {
+    LogFacts f = LogLines.parse(
+        "cx50:18926:19004 [1] INFO Using internal Network Socketcx50:18926:19004 [1] INFO NET : Using interface eno1:192.168.12.50<0>",
+        "gpu-1:10770:10794 [0] misc/ibvwrap.cc:284 NCCL WARN Call to ibv_modify_qp failed with error No such device"
+            + "gpu-1:10770:10794 [0] NCCL INFO transport/net_ib.cc:382 -> 2");
+    assertThat(f.nodeDetails()).extracting(NodeFacts::host).containsExactlyInAnyOrder("cx50", "gpu-1");
+    assertThat(f.nodeDetails()).filteredOn(n -> n.host().equals("cx50")).extracting(NodeFacts::transport)
+        .containsExactly("Socket");
+    assertThat(f.errors()).filteredOn(err -> err.kind().equals("ibv_modify_qp")).singleElement()
+        .satisfies(err -> assertThat(err.detail()).isEqualTo("No such device"));
   }
 
   /** Both sides of every line of a two-node log glued, so that some processes only ever show glued. */
