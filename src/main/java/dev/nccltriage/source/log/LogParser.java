@@ -787,9 +787,9 @@ final class LogParser implements LineSink {
    */
   static int nextLevel(byte[] b, int from, int e, int lvl, Prefix gluedPrefix) {
     int next = levelToken(b, from, e);
-    // lvl is at "NCCL INFO" (a parsed prefix), or at its "INFO" (a cached one's); before 2.3 at "INFO"
-    boolean old = !startsWith(b, lvl, e, NCCL) && (lvl < NCCL.length || !startsWith(b, lvl - NCCL.length, e, NCCL));
-    if (old) {
+    // lvl is at "NCCL INFO" (a parsed prefix) or at its "INFO" (a cached one's); before 2.3 at the
+    // "INFO" of "] INFO" (two bytes: this runs on every channel line with a tail)
+    if (b[lvl] != 'N' && lvl >= 2 && b[lvl - 2] == ']') {
       for (int br = indexOf(b, from, next < 0 ? e : next, BRACKET_SPACE); br >= 0;
           br = indexOf(b, br + 1, next < 0 ? e : next, BRACKET_SPACE)) {
         if (oldLevelAt(b, br, e)) {
