@@ -36,8 +36,11 @@ final class EvidenceSlot {
     this.msg = -1;
   }
 
-  /** The current line holds an NCCL record: its prefix from {@code k}, its level token at {@code lvl}, its message at {@code msg}. */
-  void record(int k, int lvl, int msg) {
+  /**
+   * The current line holds an NCCL record: its prefix from {@code k}, its level token at {@code
+   * lvl}, its message at {@code msg}.
+   */
+  void atRecord(int k, int lvl, int msg) {
     this.recordFrom = k;
     this.lvl = lvl;
     this.msg = msg;

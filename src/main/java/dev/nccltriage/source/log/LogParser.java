@@ -698,7 +698,7 @@ final class LogParser implements LineSink {
    */
   private boolean record(byte[] b, int s, int k, int lvl, int msg, int e, boolean glued, ProcessState known) {
     acc.ncclLines++;
-    slot.record(k, lvl, msg);
+    slot.atRecord(k, lvl, msg);
     if (!glued && fromPod(b, s, lvl)) {
       // kubectl logs --prefix: the log comes from a Pod (every such record, cached prefix or not)
       slot.record(acc.kubernetes);

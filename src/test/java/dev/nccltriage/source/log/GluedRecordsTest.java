@@ -53,7 +53,8 @@ class GluedRecordsTest {
   @Test
   void aWordRunIntoTheSameHostsNameStaysInTheMessage() {
     LogFacts f = LogLines.parse(
-        "cx50:18926:19004 [1] INFO Using internal Network Socketcx50:18926:19004 [1] INFO NET : Using interface eno1:192.168.12.50<0>",
+        "cx50:18926:19004 [1] INFO Using internal Network Socket"
+            + "cx50:18926:19004 [1] INFO NET : Using interface eno1:192.168.12.50<0>",
         "gpu-1:10770:10794 [0] misc/ibvwrap.cc:284 NCCL WARN Call to ibv_modify_qp failed with error No such device"
             + "gpu-1:10770:10794 [0] NCCL INFO transport/net_ib.cc:382 -> 2");
     assertThat(f.nodeDetails()).extracting(NodeFacts::host).containsExactlyInAnyOrder("cx50", "gpu-1");
@@ -71,7 +72,8 @@ class GluedRecordsTest {
       for (String host : List.of("trainer-worker-0", "trainer-worker-1")) {
         String p = host + ":" + (57 + dev) + ":" + (57 + dev) + " [" + dev + "] NCCL INFO ";
         lines.add(p + "NET/IB : Using [0]mlx5_0:1/IB ; OOB net1:192.168.100.1<0>");
-        lines.add(p + "Channel 00/0 : " + dev + "[" + dev + "] -> " + (dev + 8) + "[" + dev + "] [send] via NET/IB/0/GDRDMA");
+        lines.add(p + "Channel 00/0 : " + dev + "[" + dev + "] -> " + (dev + 8) + "[" + dev + "] [send]"
+            + " via NET/IB/0/GDRDMA");
       }
     }
     List<String> glued = new ArrayList<>();
@@ -104,7 +106,8 @@ class GluedRecordsTest {
   @Test
   void aProcessFirstMetGluedUnderItsOwnNameStaysOneProcess() {
     LogFacts f = LogLines.parse(
-        "9b7e03d5c1a8:32:32 [3] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.7<0>9b7e03d5c1a8:29:29 [0] NCCL INFO NET/IB : No device found.",
+        "9b7e03d5c1a8:32:32 [3] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.7<0>"
+            + "9b7e03d5c1a8:29:29 [0] NCCL INFO NET/IB : No device found.",
         "9b7e03d5c1a8:32:32 [3] NCCL INFO Channel 00 : 3 -> 4 [receive] via NET/Socket/0"
             + "9b7e03d5c1a8:29:112 [0] NCCL INFO Channel 00 : 4[0] -> 5[1] via P2P/IPC");
     assertThat(f.nodeDetails()).extracting(NodeFacts::host).containsExactly("9b7e03d5c1a8");

@@ -26,9 +26,11 @@ class JobEvidenceTest {
         l.add(new Evidence("f" + r.nextInt(3), r.nextInt(4), "item " + r.nextInt(3)));
       }
       List<Evidence> sorted = new ArrayList<>(l);
-      sorted.sort(Comparator.comparing(Evidence::source).thenComparingLong(Evidence::line).thenComparing(Evidence::text));
+      sorted.sort(Comparator.comparing(Evidence::source).thenComparingLong(Evidence::line)
+          .thenComparing(Evidence::text));
       List<Evidence> first = JobEvidence.first(l);
-      assertThat(first).as("%s", l).containsExactlyElementsOf(sorted.subList(0, Math.min(sorted.size(), EvidenceList.KEEP)));
+      assertThat(first).as("%s", l)
+          .containsExactlyElementsOf(sorted.subList(0, Math.min(sorted.size(), EvidenceList.KEEP)));
       for (int i = 0; i < first.size(); i++) { // the very items, in a tie the one listed first
         assertThat(first.get(i)).isSameAs(sorted.get(i));
       }
