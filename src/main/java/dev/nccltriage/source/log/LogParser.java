@@ -53,6 +53,7 @@ final class LogParser implements LineSink {
   private int lastPrefixLength = -1;
   private ProcessState lastProcess;
   private int gluedAt = -1; // where the next record glued into the current line starts
+  private int gluedLevel; // and where its level token is
   private final Admission admission;
   private final WrappedReports reports;
   private boolean parsedWrapped; // the last prefix parsed had bytes no table knows before its host
@@ -209,9 +210,16 @@ final class LogParser implements LineSink {
     // thousands of glued envelopes must not exhaust the stack
     while (gluedAt >= 0) {
       int at = gluedAt;
+      int level = gluedLevel;
       gluedAt = -1;
       slot.at(b, at, e, lineNo); // its evidence is its own text
-      segment(b, at, e, true);
+      if (b[level] == 'N') {
+        segment(b, at, e, true);
+      } else {
+        // before 2.3 (nextLevel found its "] INFO" after a host's prefix): segment would first
+        // search the rest of the line for "NCCL ", for each record of a line of them
+        record(b, at, at, level, level + LEVEL_WORD, e, true, null);
+      }
     }
     if (!placed) {
       unplaced(b, s, e);
@@ -720,6 +728,7 @@ final class LogParser implements LineSink {
       int next = e - from > 8 ? nextLevel(b, from, e, lvl, gluedPrefix) : -1;
       if (next >= 0) {
         gluedAt = gluedStart(b, k, lvl, e, from, next);
+        gluedLevel = next;
       }
       return true;
     }
@@ -757,6 +766,7 @@ final class LogParser implements LineSink {
     admission.end();
     if (next >= 0) {
       gluedAt = msgEnd;
+      gluedLevel = next;
     }
     return true;
   }
@@ -786,22 +796,24 @@ final class LogParser implements LineSink {
    * an 'N' holds neither token: MessageTexts.PLAIN holds for both).
    */
   static int nextLevel(byte[] b, int from, int e, int lvl, Prefix gluedPrefix) {
-    int next = levelToken(b, from, e);
     // lvl is at "NCCL INFO" (a parsed prefix) or at its "INFO" (a cached one's); before 2.3 at the
     // "INFO" of "] INFO" (two bytes: this runs on every channel line with a tail)
-    if (b[lvl] != 'N' && lvl >= 2 && b[lvl - 2] == ']') {
-      for (int br = indexOf(b, from, next < 0 ? e : next, BRACKET_SPACE); br >= 0;
-          br = indexOf(b, br + 1, next < 0 ? e : next, BRACKET_SPACE)) {
-        if (oldLevelAt(b, br, e)) {
-          gluedPrefix.parse(b, from, br + 2);
-          if (gluedPrefix.hostStart >= 0) {
-            return br + 2;
-          }
-        }
+    if (b[lvl] == 'N' || lvl < 2 || b[lvl - 2] != ']') {
+      return levelToken(b, from, e);
+    }
+    // the old token first, and "NCCL " only up to it: a line of old records holds no "NCCL ", and
+    // a search to the line's end for each record glued in it was quadratic in its length
+    int old = -1;
+    for (int br = indexOf(b, from, e, BRACKET_SPACE); br >= 0 && old < 0; br = indexOf(b, br + 1, e, BRACKET_SPACE)) {
+      if (oldLevelAt(b, br, e)) {
+        gluedPrefix.parse(b, from, br + 2);
+        old = gluedPrefix.hostStart >= 0 ? br + 2 : -1;
       }
     }
-    return next;
+    int next = levelToken(b, from, old < 0 ? e : old);
+    return next >= 0 ? next : old;
   }
+
 
   /**
    * The start of the record whose level token is at {@code next} (searched from {@code from}), glued

@@ -75,4 +75,18 @@ class HostileLinesTest {
     assertThat(glued.failures.count()).isEqualTo(apart.failures.count());
     assertThat(glued.ncclLines).isEqualTo(apart.ncclLines);
   }
+
+  /**
+   * Records before 2.3 glued into one 64 KiB line: each record's search for the next one stops at
+   * it (it looked for "NCCL " to the line's end first: ~1 MB/s on such lines, minutes for a file).
+   */
+  @Test
+  void gluedRecordsBefore23InOneLongLineAreReadOnce() {
+    String record = "cx50:18926:19004 [1] INFO NET : Using interface eno1:192.168.12.50<0>";
+    int n = 65000 / record.length();
+    assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+      LogAccumulator glued = parse((record.repeat(n) + "\n").repeat(400));
+      assertThat(glued.ncclLines).isEqualTo(400L * n);
+    });
+  }
 }
