@@ -804,7 +804,8 @@ final class LogParser implements LineSink {
     // the old token first, and "NCCL " only up to it: a line of old records holds no "NCCL ", and
     // a search to the line's end for each record glued in it was quadratic in its length
     int old = -1;
-    for (int br = indexOf(b, from, e, BRACKET_SPACE); br >= 0 && old < 0; br = indexOf(b, br + 1, e, BRACKET_SPACE)) {
+    for (int br = indexOf(b, from, e, BRACKET_SPACE); br >= 0 && old < 0;
+        br = indexOf(b, br + 1, e, BRACKET_SPACE)) {
       if (oldLevelAt(b, br, e)) {
         gluedPrefix.parse(b, from, br + 2);
         old = gluedPrefix.hostStart >= 0 ? br + 2 : -1;
@@ -813,7 +814,6 @@ final class LogParser implements LineSink {
     int next = levelToken(b, from, old < 0 ? e : old);
     return next >= 0 ? next : old;
   }
-
 
   /**
    * The start of the record whose level token is at {@code next} (searched from {@code from}), glued
