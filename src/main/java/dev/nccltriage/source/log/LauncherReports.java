@@ -180,45 +180,93 @@ final class LauncherReports {
    */
   static int afterOtherBytes(byte[] b, int t, int e) {
     int end = Math.min(e, t + MAX_WRAPPER + 1);
-    int i = t;
-    while (i < end && (b[i] == ' ' || b[i] == '\t')) {
-      i++; // cat -n's column; blank lines, indented ones (the blanks are no token)
+    int q = t;
+    while (q < end && (b[q] == ' ' || b[q] == '\t')) {
+      q++; // cat -n's column; blank lines, indented ones (the blanks are no token)
     }
-    if (e - i < MIN_WRAPPED) {
+    if (e - q < MIN_WRAPPED) {
       return -1;
     }
-    int n = 0;
-    byte p = b[i];
-    // byte by byte: a token is a few bytes, fewer than a word search's set-up costs
-    for (i++; i < end && n < MAX_WRAPPER_TOKENS; i++) {
-      byte c = b[i];
-      if (p <= ' ' || p == ':') { // (a byte above ASCII is negative)
-        if (p != ' ' && p != ':' && p != '\t') {
-          break; // a control byte or one above ASCII: no wrapper of a Pod, host or service
+    // q is the byte before the one looked at: a token starts after a separator (a blank, a tab, a
+    // colon) that is not followed by another; a control byte (other than a tab), DEL or one above
+    // ASCII ends the search, as no wrapper of a Pod, host or service holds one
+    for (int n = 0; n < MAX_WRAPPER_TOKENS && q + 1 < end; ) {
+      int at = q + 9 <= end ? nextBoundary(b, q) : -1;
+      if (at == NO_BOUNDARY) {
+        q += 8;
+        continue;
+      }
+      if (at < 0) {
+        // the last bytes, one at a time
+        byte p = b[q];
+        if (p <= ' ' && p != ' ' && p != '\t' || p == 0x7f) {
+          break;
         }
-        if (c != ' ' && c != ':' && c != '\t') {
-          // past the tags a collector or launcher adds after it ("[1,0]<stdout>:", "[default0]:"),
-          // and a time that starts with a date (stern's and compose's --timestamps: "2024-05-01T...")
-          int r = c == '[' || isoDate(b, i, end) ? Envelope.afterWrapperChain(b, i, end) : i;
-          if (r + 1 < end && mayStart(b[r], b[r + 1])
-              && (kind(b, r, e) != NONE || FrameworkFailures.fatalLine(b, r, e))) {
-            return r;
-          }
-          n++;
+        if (!isSeparator(p) || isSeparator(b[q + 1])) {
+          q++;
+          continue;
         }
-      } else if (p == 0x7f) {
+        at = q;
+      } else if (!isSeparator(b[at])) {
         break;
       }
-      p = c;
+      // past the tags a collector or launcher adds after it ("[1,0]<stdout>:", "[default0]:"),
+      // and a time that starts with a date (stern's and compose's --timestamps: "2024-05-01T...")
+      int i = at + 1;
+      int r = b[i] == '[' || isoDate(b, i, end) ? Envelope.afterWrapperChain(b, i, end) : i;
+      if (r + 1 < end && mayStart(b[r], b[r + 1])
+          && (kind(b, r, e) != NONE || FrameworkFailures.fatalLine(b, r, e))) {
+        return r;
+      }
+      n++;
+      q = i;
     }
     return signalAtEnd(b, t, e);
+  }
+
+  private static boolean isSeparator(byte c) {
+    return c == ' ' || c == ':' || c == '\t';
+  }
+
+  private static final long LOWS7 = 0x7F7F7F7F7F7F7F7FL;
+  private static final long HIGHS = 0x8080808080808080L;
+  private static final long B_SPACE = Bytes.broadcast((byte) ' ');
+  private static final long B_COLON = Bytes.broadcast((byte) ':');
+  private static final long B_TAB = Bytes.broadcast((byte) '\t');
+  private static final long B_DEL = Bytes.broadcast((byte) 0x7f);
+  /** {@link #nextBoundary}: none in the eight bytes looked at. */
+  private static final int NO_BOUNDARY = -2;
+
+  /**
+   * Of the eight bytes from q, the first that is a separator followed by a byte that is none, or
+   * that ends the search (a control byte other than a tab, DEL, a byte above ASCII); else {@link
+   * #NO_BOUNDARY}. Reads b[q, q + 9). A word at a time: other programs' lines before their first
+   * NCCL record (a log without NCCL_DEBUG) are each searched so, and byte by byte that was a
+   * seventh of such a line's time.
+   */
+  private static int nextBoundary(byte[] b, int q) {
+    long w = Bytes.word(b, q);
+    long next = Bytes.word(b, q + 1);
+    long control = ~((w | HIGHS) - B_SPACE) & ~exactZeros(w ^ B_TAB); // below a blank, but a tab
+    long stop = (w | control | exactZeros(w ^ B_DEL)) & HIGHS;
+    long marks = stop | separators(w) & ~separators(next);
+    return marks == 0 ? NO_BOUNDARY : q + Bytes.firstMarkedByte(marks);
+  }
+
+  private static long separators(long w) {
+    return exactZeros(w ^ B_SPACE) | exactZeros(w ^ B_COLON) | exactZeros(w ^ B_TAB);
+  }
+
+  /** The high bit of each byte of x that is zero, and of no other (no borrow from a byte below). */
+  private static long exactZeros(long x) {
+    return ~(((x & LOWS7) + LOWS7) | x | LOWS7);
   }
 
   /**
    * Whether an ISO 8601 date starts at i ("2024-05-01"; its year's digits and dash tested only):
    * other tokens that start with a digit are many (a step, a value) and not worth a time's parse.
    */
-  private static boolean isoDate(byte[] b, int i, int end) {
+  static boolean isoDate(byte[] b, int i, int end) {
     return i + 4 < end && b[i + 4] == '-' && Bytes.isDigit(b[i]) && Bytes.isDigit(b[i + 3]);
   }
 
@@ -231,7 +279,7 @@ final class LauncherReports {
    * Where a signal's name dash reports alone ("Killed", "Aborted", "Terminated", "Bus error", ...)
    * starts, if the text [k, e) ends in one after other bytes and a boundary; else -1.
    */
-  private static int signalAtEnd(byte[] b, int k, int e) {
+  static int signalAtEnd(byte[] b, int k, int e) {
     byte[][] names = switch (b[e - 1]) {
       case 'd' -> SIGNALS_D;
       case 'r' -> SIGNALS_R;
