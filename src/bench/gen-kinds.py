@@ -222,6 +222,40 @@ def k_unwind(rnd, pf):
     return f"{pf.info()}{f}:{line} -> {rnd.choice([2, 3, 5, 6])}{tail}"
 
 
+# where a failing job's WARNs come from (spec 1.2): every NCCL since 2.7 puts the source file and
+# line between the device and "NCCL WARN", and 2.30.7 the function too
+WARN_SITES = [
+    ("transport/net_ib.cc", 1295, "ncclIbTest", "NET/IB : Got completion from peer {peer} with status=12 opcode=0 "
+     "len=0 vendor err 129 (Recv) localGid ::ffff:10.0.0.1 remoteGids::ffff:{addr} hca mlx5_0"),
+    ("misc/ibvwrap.cc", 108, "wrap_ibv_open_device", "Call to ibv_open_device failed"),
+    ("transport/net_ib/init.cc", 571, "ncclIbInitDevices", "NET/IB : Unable to open device mlx5_{dev}"),
+    ("proxy.cc", 1521, "proxyServiceInitOp", "[Proxy Service {rank}] Failed to execute operation Connect from rank "
+     "{peer_rank}, retcode 6"),
+    ("misc/socket.cc", 484, "socketStartConnect", "socketStartConnect: Connect to {peer} failed : Connection refused"),
+    ("misc/ibvwrap.cc", 225, "wrap_ibv_modify_qp", "Call to ibv_modify_qp failed with error Connection timed out"),
+    ("enqueue.cc", 1093, "ncclLaunchKernel", "Cuda failure 'an illegal memory access was encountered'"),
+]
+
+
+def k_warn_sites(rnd, pf):
+    """A failing job's WARNs as NCCL prints them: each thread warns from two or three places of its
+    own (so it has as many prefixes, "init.cc:571 NCCL WARN " each), between the unwind lines of its
+    INFO prefix; half the hosts as 2.7-2.25 print them, half as 2.30.7 does (a timestamp before, the
+    function after the source line)."""
+    host, pid, tids, dev, rank = pf.pick()
+    tid = rnd.choice(tids)
+    if rnd.random() < 0.4:
+        f, line = rnd.choice(UNWIND_SITES[rank % 11::11])
+        return f"{host}:{pid}:{tid} [{dev}] NCCL INFO {f}:{line} -> {rnd.choice([2, 3, 6])}"
+    f, line, fn, text = WARN_SITES[(rank + rnd.choice([0, 3, 5])) % len(WARN_SITES)]
+    peer = pf.peer((host, pid, tids, dev, rank))
+    msg = text.format(peer=peer, addr=peer.split("<")[0], dev=dev, rank=rank, peer_rank=(rank + RANKS) % (HOSTS * RANKS))
+    if int(host[-3:]) % 2:
+        stamp = f"[2026-05-01 10:{rnd.randrange(60):02d}:{rnd.randrange(60):02d}] "
+        return f"{stamp}{host}:{pid}:{tid} [{dev}] {f}:{line} ({fn}) NCCL WARN {msg}"
+    return f"{host}:{pid}:{tid} [{dev}] {f}:{line} NCCL WARN {msg}"
+
+
 def k_bootstrap(rnd, pf):
     p = pf.pick()
     peer = pf.peer(p)
@@ -621,7 +655,8 @@ class _Fixed:
 
 KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
-    "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "warn-garbage": k_warn_garbage, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
+    "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "warn-garbage": k_warn_garbage,
+    "warn-sites": k_warn_sites, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
     "net-ofi": k_netofi, "app-output": k_app, "app-short": k_app_short, "blank-garbage": k_garbage, "short-lines": k_short,
     "many-hosts": k_hosts, "many-ranks": k_ranks,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,

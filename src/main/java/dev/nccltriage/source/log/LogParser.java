@@ -912,9 +912,9 @@ final class LogParser implements LineSink {
       if (!isLevel(b, lvl, msg)) {
         lastSlot = -1;
       } else if (fromHost) {
-        lastSlot = prefixes.putFromHost(b, prefix.start, lvl, msg - prefix.start, proc, isWarn(b, lvl, msg));
+        lastSlot = prefixes.putFromHost(b, prefix.start, lvl, msg - prefix.start, prefix.tidEnd, proc, isWarn(b, lvl, msg));
       } else {
-        lastSlot = prefixes.put(b, from, lvl, msg - from, proc, isWarn(b, lvl, msg));
+        lastSlot = prefixes.put(b, from, lvl, msg - from, prefix.tidEnd, proc, isWarn(b, lvl, msg));
       }
     }
     return proc;

@@ -11,11 +11,13 @@ final class Prefix {
   long pid;
   int device;
   int start; // where the record begins (host, else [dev], else the level token)
+  int tidEnd; // where host:pid:tid ends (-1: no host)
 
   /** Parses the prefix in [s, lvl); fields describe what was found (hostStart -1 if none). */
   void parse(byte[] b, int s, int lvl) {
     hostStart = -1;
     hostEnd = -1;
+    tidEnd = -1;
     pid = -1;
     device = -1;
     int p = trim(b, s, lvl);
@@ -76,6 +78,7 @@ final class Prefix {
     }
     hostStart = hs;
     hostEnd = he;
+    tidEnd = i;
     pid = Bytes.parseLong(b, pidStart, pidEnd);
     start = hs;
   }

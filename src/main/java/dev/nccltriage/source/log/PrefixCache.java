@@ -15,10 +15,13 @@ package dev.nccltriage.source.log;
  * lengths a part; a lookup tries them in turn (one, in a log of one job). Else such a job's lines
  * could never be kept, and each parsed its prefix again.
  *
- * <p>Two ways: a key names a pair of slots. A thread's "NCCL INFO " and "NCCL WARN " prefixes
+ * <p>Four ways: a key names a set of four slots. A thread's "NCCL INFO " and "NCCL WARN " prefixes
  * have the same key (it ends before the level), and a failing job's threads alternate WARN and
  * unwind INFO lines: with one slot a key, they evicted each other on every line (half of such a
- * log's lines parsed their prefix again).
+ * log's lines parsed their prefix again). Since 2.19 a WARN's prefix holds its source line too
+ * ("init.cc:571 (ncclIbInitDevices) NCCL WARN "), so a thread that warns from two places has three
+ * prefixes of one key; with two ways they evicted each other on every round of a failing job's
+ * lines.
  */
 final class PrefixCache {
   private static final int BITS = 14; // a generation of a 1024-rank job has ~4000 threads
@@ -31,35 +34,45 @@ final class PrefixCache {
   private static final int WORDS = MAX_PREFIX / 8;
   private final long[] words = new long[WORDS << BITS];
   private final long[] tails = new long[1 << BITS];
-  private final int[] lengths = new int[1 << BITS];
+  // slot i's prefix length (at most MAX_PREFIX) in the low byte, its key's tag above: one read
+  // tells an empty slot, and a slot of another key, from the one to compare
+  private final int[] meta = new int[1 << BITS];
   private final ProcessState[] processes = new ProcessState[1 << BITS];
   private final boolean[] warns = new boolean[1 << BITS]; // the prefix ends in "WARN ": no channel line
   private static final int KEYS = 4;
-  // how many bytes of a line each key covers, in the order they came (the first put's first);
-  // keyEnds[0, keys) are in use
-  private final int[] keyEnds = new int[KEYS];
-  private int keys;
-  private final int[] hostKeyEnds = new int[KEYS]; // the same for prefixes kept from the host on (putFromHost)
-  private int hostKeys;
-  private int lastPut = -1;
+  private static final int WAYS = 4;
+  private final KeyEnds keyEnds = new KeyEnds();
+  private final KeyEnds hostKeyEnds = new KeyEnds(); // the same for prefixes kept from the host on (putFromHost)
+  // each set's way to take next when none is free: its ways are taken in turn
+  private final byte[] next = new byte[(1 << BITS) / WAYS];
   // the first two bytes of every prefix kept since the last clear, a bit each: a line that starts
   // with no such pair (another program's: a value, a word) is not hashed nor compared (a lookup's
   // slot is a random one of 16384, not in the L1 cache)
   private final long[] firstPairs = new long[1 << 10];
 
-  private static int slot(byte[] b, int s, int e, int k) {
+  /** The key of the line [s, e) for key end k, or 0 if the line is shorter than that (or k is 0). */
+  private static long key(byte[] b, int s, int e, int k) {
     if (k == 0 || e - s < k) {
-      return -1;
+      return 0;
     }
-    long h = Bytes.word(b, s) * 0x9E3779B97F4A7C15L
+    return Bytes.word(b, s) * 0x9E3779B97F4A7C15L
         + Bytes.word(b, s + k - 16) * 0xC2B2AE3D27D4EB4FL
         + Bytes.word(b, s + k - 8) * 0x165667B19E3779F9L;
-    return (int) (h >>> (64 - BITS));
+  }
+
+  /** The slot a key is hashed to: the way it prefers in its set. */
+  private static int slot(long key) {
+    return (int) (key >>> (64 - BITS));
+  }
+
+  /** Bits of a key that its slot does not use, above a length's byte: kept per slot, compared first. */
+  private static int tag(long key) {
+    return (int) key & ~0xFF;
   }
 
   /** The slot whose prefix [s, e) starts with (and has a message after), or -1. */
   int find(byte[] b, int s, int e) {
-    return find(b, s, e, keyEnds, keys);
+    return find(b, s, e, keyEnds);
   }
 
   /**
@@ -67,11 +80,13 @@ final class PrefixCache {
    * a host would start, past a wrapper that changes from line to line.
    */
   int findFromHost(byte[] b, int s, int e) {
-    return find(b, s, e, hostKeyEnds, hostKeys);
+    return find(b, s, e, hostKeyEnds);
   }
 
-  /** The first of the key ends in use ({@code ends[0, used)}) under which the line's prefix is kept. */
-  private int find(byte[] b, int s, int e, int[] ends, int used) {
+  /** The first of the key ends in use under which the line's prefix is kept. */
+  private int find(byte[] b, int s, int e, KeyEnds keys) {
+    int[] ends = keys.ends;
+    int used = keys.used;
     if (s + 1 >= e || (firstPairs[pair(b, s) >>> 6] & 1L << pair(b, s)) == 0) {
       return -1;
     }
@@ -83,11 +98,24 @@ final class PrefixCache {
   }
 
   private int find(byte[] b, int s, int e, int keyEnd) {
-    int i = slot(b, s, e, keyEnd);
-    if (i < 0) {
+    long key = key(b, s, e, keyEnd);
+    if (key == 0) {
       return -1;
     }
-    return matches(i, b, s, e) ? i : matches(i ^ 1, b, s, e) ? i ^ 1 : -1;
+    // a set's tags lie together, with the lengths that were read anyway: the ways of other keys
+    // are passed by without reading their prefixes (each in a cache line of its own)
+    int i = slot(key);
+    int tag = tag(key);
+    if ((meta[i] & ~0xFF) == tag && matches(i, b, s, e)) {
+      return i; // where put() keeps a prefix whose slot was free: most of them
+    }
+    for (int way = 1; way < WAYS; way++) {
+      int j = i ^ way;
+      if ((meta[j] & ~0xFF) == tag && matches(j, b, s, e)) {
+        return j;
+      }
+    }
+    return -1;
   }
 
   private static int pair(byte[] b, int s) {
@@ -96,7 +124,7 @@ final class PrefixCache {
 
   /** Whether [s, e) starts with slot i's prefix and has a message after it. */
   boolean matches(int i, byte[] b, int s, int e) {
-    int n = lengths[i];
+    int n = meta[i] & 0xFF;
     if (n < 8 || e - s <= n) {
       return n > 0 && e - s > n && shortMatches(tails[i], b, s, n);
     }
@@ -121,18 +149,16 @@ final class PrefixCache {
 
   /** Forgets every entry (the processes belong to one part's accumulator). */
   void clear() {
-    java.util.Arrays.fill(lengths, 0);
+    java.util.Arrays.fill(meta, 0);
     java.util.Arrays.fill(processes, null);
-    java.util.Arrays.fill(keyEnds, 0);
-    java.util.Arrays.fill(hostKeyEnds, 0);
+    keyEnds.clear();
+    hostKeyEnds.clear();
     java.util.Arrays.fill(firstPairs, 0);
-    keys = 0;
-    hostKeys = 0;
-    lastPut = -1;
+    java.util.Arrays.fill(next, (byte) 0);
   }
 
   int length(int i) {
-    return lengths[i];
+    return meta[i] & 0xFF;
   }
 
   /** Whether slot i's prefix ends with a WARN level token (its lines are never channel lines). */
@@ -146,27 +172,12 @@ final class PrefixCache {
 
   /**
    * Remembers that lines starting with b[s, s+n), "NCCL" at {@code at}, are {@code p}'s, and
-   * whether that prefix's level is WARN; the slot or -1.
+   * whether that prefix's level is WARN; {@code tidEnd}: where its thread's id ends (-1 if it has
+   * no host:pid:tid). The slot or -1.
    */
-  int put(byte[] b, int s, int at, int n, ProcessState p, boolean warn) {
-    int k = keyEnd(keyEnds, keys, n);
-    if (k == keys && k < KEYS && at - s >= 16) {
-      keyEnds[keys++] = at - s;
-    }
-    return k < keys ? put(b, s, n, p, warn, keyEnds[k]) : -1;
-  }
-
-  /**
-   * Which of the {@code used} key ends a prefix of {@code n} bytes is kept under: the first that
-   * does not reach past it; {@code used} if none does (too short for every key).
-   */
-  private static int keyEnd(int[] ends, int used, int n) {
-    for (int k = 0; k < used; k++) {
-      if (ends[k] <= n) {
-        return k;
-      }
-    }
-    return used;
+  int put(byte[] b, int s, int at, int n, int tidEnd, ProcessState p, boolean warn) {
+    int keyEnd = keyEnds.pick(n, at - s, tidEnd < 0 ? -1 : tidEnd - s);
+    return keyEnd > 0 ? put(b, s, n, p, warn, keyEnd) : -1;
   }
 
   /**
@@ -174,12 +185,53 @@ final class PrefixCache {
    * key spans as much of it as the first such prefix had before "NCCL", which the key of lines
    * with their wrappers would overrun.
    */
-  int putFromHost(byte[] b, int s, int at, int n, ProcessState p, boolean warn) {
-    int k = keyEnd(hostKeyEnds, hostKeys, n);
-    if (k == hostKeys && k < KEYS && at - s >= 16) {
-      hostKeyEnds[hostKeys++] = at - s;
+  int putFromHost(byte[] b, int s, int at, int n, int tidEnd, ProcessState p, boolean warn) {
+    int keyEnd = hostKeyEnds.pick(n, at - s, tidEnd < 0 ? -1 : tidEnd - s);
+    return keyEnd > 0 ? put(b, s, n, p, warn, keyEnd) : -1;
+  }
+
+  /**
+   * How many bytes of a line each key covers, in the order they came: {@code ends[0, used)}. A key
+   * is the line's first eight bytes and the sixteen before its end, so it tells the threads of a
+   * job apart only where those sixteen hold the thread's id. A key that ends before it (another
+   * job's, of shorter host names, in a log of several jobs) gives every thread of a host name
+   * longer than that one key: "pytorchjob-summarization-long-...-worker-0:113:548" and all its
+   * job's threads shared a set of four slots and evicted each other on every round.
+   */
+  private static final class KeyEnds {
+    final int[] ends = new int[KEYS];
+    int used;
+
+    void clear() {
+      java.util.Arrays.fill(ends, 0);
+      used = 0;
     }
-    return k < hostKeys ? put(b, s, n, p, warn, hostKeyEnds[k]) : -1;
+
+    /**
+     * The key end for a prefix of {@code n} bytes, "NCCL" at {@code own}, its thread's id ending at
+     * {@code thread} (-1: none); a new one if none in use covers that id and there is room; else
+     * the first that does not reach past the prefix; 0 if none does.
+     */
+    int pick(int n, int own, int thread) {
+      int fallback = 0;
+      for (int k = 0; k < used; k++) {
+        int end = ends[k];
+        if (end <= n) {
+          if (thread < 0 || end >= thread && end - 16 < thread) {
+            return end;
+          }
+          fallback = fallback == 0 ? end : fallback;
+        }
+      }
+      // after the thread's "[dev] ", where a line of its at INFO has "NCCL" (a WARN's has its
+      // source line there first), so that both kinds of its lines share the key
+      int fresh = thread < 0 ? own : Math.max(16, Math.min(own, thread + 8));
+      if (used < KEYS && own >= 16 && (fallback == 0 || thread >= 0)) {
+        ends[used++] = fresh;
+        return fresh;
+      }
+      return fallback;
+    }
   }
 
   private int put(byte[] b, int s, int n, ProcessState p, boolean warn, int keyEnd) {
@@ -188,14 +240,24 @@ final class PrefixCache {
     // quote: a line read as it is (a JSON record or a CSV row that did not decode, a CSV cell's
     // first line) would teach the cache a prefix that starts inside a record or a row, and a later
     // line of that shape would then be taken as it is where read alone it is decoded
-    int i = n > MAX_PREFIX || Bytes.hasNewlineOrEscape(b, s, s + n) || Bytes.indexOfByte(b, s, s + n, (byte) '"') >= 0
-        ? -1 : slot(b, s, s + n, keyEnd);
+    long key = n > MAX_PREFIX || Bytes.hasNewlineOrEscape(b, s, s + n) || Bytes.indexOfByte(b, s, s + n, (byte) '"') >= 0
+        ? 0 : key(b, s, s + n, keyEnd);
+    int i = key == 0 ? -1 : slot(key);
     if (i >= 0) {
-      // the free way, else the one not put last (the other holds the pair's newer prefix)
-      if (lengths[i] != 0 && (lengths[i ^ 1] == 0 || lastPut == i)) {
-        i ^= 1;
+      // the slot hashed to if free (a lookup looks there first), else a free way of its set, else
+      // the set's ways in turn
+      if (meta[i] != 0) {
+        int set = i & -WAYS;
+        int free = -1;
+        for (int way = 1; way < WAYS && free < 0; way++) {
+          free = meta[i ^ way] == 0 ? i ^ way : -1;
+        }
+        if (free < 0) {
+          free = set | next[set / WAYS];
+          next[set / WAYS] = (byte) ((free + 1) & (WAYS - 1));
+        }
+        i = free;
       }
-      lastPut = i;
       int w = i * WORDS;
       for (int k = 0; k < n >>> 3; k++) {
         words[w + k] = Bytes.word(b, s + (k << 3));
@@ -209,7 +271,7 @@ final class PrefixCache {
         }
       }
       tails[i] = tail;
-      lengths[i] = n;
+      meta[i] = tag(key) | n;
       if (n >= 2) {
         firstPairs[pair(b, s) >>> 6] |= 1L << pair(b, s);
       }

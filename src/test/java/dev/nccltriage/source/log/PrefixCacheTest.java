@@ -17,7 +17,14 @@ class PrefixCacheTest {
   private int put(String text) {
     byte[] b = line(text);
     int at = text.indexOf("NCCL ");
-    return cache.put(b, 0, at, at + "NCCL INFO ".length(), proc, text.startsWith("WARN", at + "NCCL ".length()));
+    return cache.put(b, 0, at, at + "NCCL INFO ".length(), tidEnd(text), proc, text.startsWith("WARN", at + "NCCL ".length()));
+  }
+
+  /** Where the line's host:pid:tid ends, as Prefix reads it. */
+  private static int tidEnd(String text) {
+    Prefix prefix = new Prefix();
+    prefix.parse(line(text), 0, text.indexOf("NCCL "));
+    return prefix.tidEnd;
   }
 
   private int find(String text) {
@@ -39,17 +46,55 @@ class PrefixCacheTest {
   }
 
   @Test
-  void aThirdPrefixOfTheKeyEvictsTheOlderOfThePair() {
-    String a = "node-021:57856:57856 [6] NCCL WARN a";
-    String b = "node-021:57856:57856 [6] NCCL INFO b";
-    String c = "node-021:57856:57856 [6] NCCL TEST c"; // same key, a third prefix
-    put(a);
-    put(b);
-    put(c);
+  void aFifthPrefixOfTheKeyTakesTheWayOfOneOfTheFour() {
+    String[] texts = new String[5];
+    for (int i = 0; i < texts.length; i++) {
+      texts[i] = "node-021:57856:57856 [6] NCCL TES" + i + " x"; // same key, five prefixes
+      put(texts[i]);
+    }
 
-    assertThat(find(a)).as("oldest, evicted").isNegative();
-    assertThat(find(b)).isNotNegative();
-    assertThat(find(c)).isNotNegative();
+    assertThat(find(texts[4])).as("the last kept").isNotNegative();
+    assertThat(java.util.Arrays.stream(texts, 0, 4).filter(t -> find(t) < 0).count()).as("evicted").isEqualTo(1);
+  }
+
+  /** Since 2.7 a WARN's prefix holds its source line: a thread that warns from three places has four prefixes. */
+  @Test
+  void aThreadsInfoPrefixAndWarnPrefixesOfThreeSourceLinesAreAllKept() {
+    String[] texts = {
+      "node-038:28695:29085 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer",
+      "node-038:28695:29085 [0] NCCL INFO transport/net_ib.cc:1426 -> 6",
+      "node-038:28695:29085 [0] misc/ibvwrap.cc:108 NCCL WARN Call to ibv_open_device failed",
+      "node-038:28695:29085 [0] proxy.cc:1521 NCCL WARN [Proxy Service 3] Failed to execute operation",
+    };
+    for (int round = 0; round < 3; round++) {
+      for (String text : texts) {
+        if (find(text) < 0) {
+          assertThat(round).as("kept after the first round: " + text).isZero();
+          byte[] b = line(text);
+          int at = text.indexOf("NCCL ");
+          assertThat(cache.put(b, 0, at, at + "NCCL WARN ".length(), tidEnd(text), proc, true)).isNotNegative();
+        }
+      }
+    }
+  }
+
+  /**
+   * In a log of several jobs, the first job's key ends where its short prefixes have "NCCL"; a job
+   * of long host names gets a key of its own, which spans its threads' ids, so that its threads do
+   * not share one set of slots.
+   */
+  @Test
+  void threadsOfLongHostNamesAfterAJobOfShortOnesAreAllKept() {
+    put("node-1:57:57 [0] NCCL INFO x"); // a key of 17 bytes
+    String[] texts = new String[12];
+    for (int i = 0; i < texts.length; i++) {
+      texts[i] = "pytorchjob-summarization-long-data-4vry-worker-" + i + ":113:" + (548 + i) + " [0] NCCL INFO x";
+      put(texts[i]);
+    }
+    for (String text : texts) {
+      assertThat(find(text)).as(text).isNotNegative();
+    }
+    assertThat(find("node-1:57:57 [0] NCCL INFO Channel 00/0")).isNotNegative();
   }
 
   /** Every byte of a kept prefix counts, whatever its length's remainder by eight (it is compared by words). */
@@ -109,14 +154,14 @@ class PrefixCacheTest {
     byte[] b = line(line);
     int host = line.indexOf("node-021");
     int at = line.indexOf("NCCL ");
-    int shorter = cache.put(b, host, at, at + "NCCL INFO ".length() - host, proc, false);
+    int shorter = cache.put(b, host, at, at + "NCCL INFO ".length() - host, tidEnd(line), proc, false);
     assertThat(shorter).as("too short for that key: kept under a key of its own").isNotNegative();
     assertThat(cache.find(b, host, b.length)).isEqualTo(shorter);
     byte[] wrapped = line("[pod/trainer-worker-0/pytorch] node-021:57856:57856 [6] NCCL INFO Channel 00/0");
     assertThat(cache.find(wrapped, 0, wrapped.length)).as("the first key still finds the first").isNotNegative()
         .isNotEqualTo(shorter);
 
-    int slot = cache.putFromHost(b, host, at, at + "NCCL INFO ".length() - host, proc, false);
+    int slot = cache.putFromHost(b, host, at, at + "NCCL INFO ".length() - host, tidEnd(line), proc, false);
     assertThat(slot).isNotNegative();
     byte[] next = line("12346:node-021:57856:57856 [6] NCCL INFO Channel 01/0");
     // (the same bytes kept by put() above are as good a match)
