@@ -344,6 +344,16 @@ def k_app(rnd, pf):
     return f"I0501 10:00:{rnd.randrange(60):02d}.{rnd.randrange(10**6):06d} {rnd.randrange(100, 999)} ProcessGroupNCCL.cpp:{rnd.randrange(2000)}] [Rank {rnd.randrange(512)}] ProcessGroupNCCL initialization options: size: 512"
 
 
+def k_no_host(rnd, pf):
+    """A paste that lost its hosts (3 of the shared corpus's 32 logs): channel and once-per-comm
+    lines with "NCCL INFO " alone, or " [dev] NCCL INFO ", before the message."""
+    line = k_channel(rnd, pf) if rnd.random() < 0.6 else k_init_misc(rnd, pf)
+    at = line.index(" NCCL INFO ")
+    if rnd.random() < 0.5:
+        return line[at + 1:]
+    return line[line.rindex(" [", 0, at):]
+
+
 def k_coll(rnd, pf):
     """NCCL_DEBUG_SUBSYS=COLL: a line per collective call, every one with new numbers (the op count,
     buffers, sizes, a stream), for the whole run: the bulk of a large log when users turn it on."""
@@ -658,7 +668,7 @@ KINDS = {
     "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "warn-garbage": k_warn_garbage,
     "warn-sites": k_warn_sites, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
     "net-ofi": k_netofi, "app-output": k_app, "app-short": k_app_short, "blank-garbage": k_garbage, "short-lines": k_short,
-    "many-hosts": k_hosts, "many-ranks": k_ranks,
+    "many-hosts": k_hosts, "many-ranks": k_ranks, "no-host": k_no_host,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,
     "cri": None, "docker-json": None, "csv": None, "cloudwatch-csv": None, "logfmt": None, "journald": None,

@@ -10,18 +10,20 @@ package dev.nccltriage.source.log;
  * eight ranks nor threads of one pid whose tids begin alike share a slot. A line is found only by
  * an exact match of its whole prefix; the key only spreads them.
  *
- * <p>A prefix shorter than that key (a log of several jobs, one of shorter host names; a part of a
- * file that began with another job's lines) gets a key of its own length, up to {@link #KEYS}
- * lengths a part; a lookup tries them in turn (one, in a log of one job). Else such a job's lines
- * could never be kept, and each parsed its prefix again.
+ * <p>A prefix shorter than that key, or one whose thread id that key does not span (a log of
+ * several jobs, one of shorter or longer host names; a part of a file that began with another
+ * job's lines), gets a key of its own length, up to {@link #KEYS} lengths a part; a lookup tries
+ * them in turn (one, in a log of one job). Else such a job's lines could never be kept, or all its
+ * threads shared a set of slots, and each parsed its prefix again. A prefix without a host (a
+ * paste that lost them: "NCCL INFO ", " [0] NCCL INFO ") has a key of eight bytes, tried last.
  *
  * <p>Four ways: a key names a set of four slots. A thread's "NCCL INFO " and "NCCL WARN " prefixes
  * have the same key (it ends before the level), and a failing job's threads alternate WARN and
  * unwind INFO lines: with one slot a key, they evicted each other on every line (half of such a
- * log's lines parsed their prefix again). Since 2.19 a WARN's prefix holds its source line too
- * ("init.cc:571 (ncclIbInitDevices) NCCL WARN "), so a thread that warns from two places has three
- * prefixes of one key; with two ways they evicted each other on every round of a failing job's
- * lines.
+ * log's lines parsed their prefix again). A WARN's prefix holds its source line too (every NCCL
+ * since 2.7: "init.cc:571 NCCL WARN "; 2.30.7 adds the function), so a thread that warns from two
+ * places has three prefixes of one key; with two ways they evicted each other on every round of a
+ * failing job's lines.
  */
 final class PrefixCache {
   private static final int BITS = 14; // a generation of a 1024-rank job has ~4000 threads
@@ -39,7 +41,8 @@ final class PrefixCache {
   private final int[] meta = new int[1 << BITS];
   private final ProcessState[] processes = new ProcessState[1 << BITS];
   private final boolean[] warns = new boolean[1 << BITS]; // the prefix ends in "WARN ": no channel line
-  private static final int KEYS = 4;
+  private static final int KEYS = 8;
+  private static final int SHORT_KEY = 8;
   private static final int WAYS = 4;
   private final KeyEnds keyEnds = new KeyEnds();
   private final KeyEnds hostKeyEnds = new KeyEnds(); // the same for prefixes kept from the host on (putFromHost)
@@ -55,8 +58,9 @@ final class PrefixCache {
     if (k == 0 || e - s < k) {
       return 0;
     }
+    // (a key shorter than sixteen bytes, of a prefix without a host, reads its first and last eight)
     return Bytes.word(b, s) * 0x9E3779B97F4A7C15L
-        + Bytes.word(b, s + k - 16) * 0xC2B2AE3D27D4EB4FL
+        + Bytes.word(b, s + Math.max(0, k - 16)) * 0xC2B2AE3D27D4EB4FL
         + Bytes.word(b, s + k - 8) * 0x165667B19E3779F9L;
   }
 
@@ -225,12 +229,18 @@ final class PrefixCache {
       }
       // after the thread's "[dev] ", where a line of its at INFO has "NCCL" (a WARN's has its
       // source line there first), so that both kinds of its lines share the key
-      int fresh = thread < 0 ? own : Math.max(16, Math.min(own, thread + 8));
-      if (used < KEYS && own >= 16 && (fallback == 0 || thread >= 0)) {
-        ends[used++] = fresh;
-        return fresh;
+      // A prefix without a host ("NCCL INFO ", " [0] NCCL INFO ": a paste that lost them) gets a
+      // key of eight bytes at least, tried after the others (a line with a host is never under it)
+      int fresh = thread >= 0 ? Math.max(16, Math.min(own, thread + 8)) : Math.max(SHORT_KEY, own);
+      if (used == KEYS || fresh > n || fallback != 0 && thread < 0) {
+        return fallback;
       }
-      return fallback;
+      int k = used++;
+      for (; fresh >= 16 && k > 0 && ends[k - 1] < 16; k--) {
+        ends[k] = ends[k - 1];
+      }
+      ends[k] = fresh;
+      return fresh;
     }
   }
 

@@ -168,4 +168,37 @@ class PrefixCacheTest {
     assertThat(cache.findFromHost(next, host, next.length)).isIn(slot, shorter);
     assertThat(cache.findFromHost(next, host + 1, next.length)).as("a byte further").isNegative();
   }
+
+  /** A paste that lost its hosts: "NCCL INFO " or " [0] NCCL INFO " alone before each message. */
+  @Test
+  void prefixesWithoutAHostAreKeptUnderAShortKeyAndTriedLast() {
+    put("NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>");
+    put(" [3] NCCL INFO Channel 00/0 : 0[3] -> 1[3] via P2P/IPC");
+    put("node-021:57856:57856 [6] NCCL INFO x"); // a key of its own, tried before the short one
+
+    assertThat(find("NCCL INFO Channel 00/0 : 0[0] -> 1[0] via P2P/IPC")).isNotNegative();
+    assertThat(find(" [3] NCCL INFO Connected all rings")).isNotNegative();
+    assertThat(find(" [4] NCCL INFO Connected all rings")).as("another device").isNegative();
+    assertThat(find("NCCL WARN x")).as("another level").isNegative();
+    assertThat(find("node-021:57856:57856 [6] NCCL INFO Channel 00/0")).isNotNegative();
+    assertThat(find("NCCL INFO ")).as("nothing after the prefix").isNegative();
+  }
+
+  /**
+   * A log of several jobs (an aggregator's export): eight shapes of prefix, no key spanning the
+   * threads' ids of two, each get a key; else six threads of a job shared a set of four slots.
+   */
+  @Test
+  void eightJobsOfPrefixesOfDifferentLengthsAreAllKept() {
+    java.util.List<String> texts = new java.util.ArrayList<>();
+    for (int j = 0; j < 8; j++) {
+      for (int w = 0; w < 6; w++) {
+        texts.add("n" + "x".repeat(12 * j) + "-worker-" + w + ":1" + j + ":2" + j + " [0] NCCL INFO x");
+        put(texts.get(texts.size() - 1));
+      }
+    }
+    for (String text : texts) {
+      assertThat(find(text)).as(text).isNotNegative();
+    }
+  }
 }
