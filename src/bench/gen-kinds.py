@@ -354,6 +354,25 @@ def k_no_host(rnd, pf):
     return line[line.rindex(" [", 0, at):]
 
 
+def k_torch_failures(rnd, pf):
+    """A hung collective as PyTorch reports it on every rank (ProcessGroupNCCL.cpp's watchdog): each
+    line a failure whose kind is read from its words, with the rank, time and counters of its own."""
+    r = rnd.randrange(HOSTS * RANKS)
+    stamp = f"[rank{r}]:[E501 10:{rnd.randrange(60):02d}:{rnd.randrange(60):02d}.{rnd.randrange(10**6):06d} {rnd.randrange(100, 999)} "
+    return stamp + rnd.choice([
+        f"ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum="
+        f"{rnd.randrange(10**5)}, OpType=ALLREDUCE, NumelIn={rnd.randrange(10**8)}, NumelOut={rnd.randrange(10**8)}, "
+        f"Timeout(ms)=600000) ran for {600000 + rnd.randrange(100)} milliseconds before timing out.",
+        f"ProcessGroupNCCL.cpp:1664] [PG 0 (default_pg) Rank {r}] Exception (either an error or timeout) detected by "
+        f"watchdog at work: {rnd.randrange(10**5)}, last enqueued NCCL work: {rnd.randrange(10**5)}, last completed "
+        f"NCCL work: {rnd.randrange(10**5)}.",
+        f"ProcessGroupNCCL.cpp:1902] [PG 0 (default_pg) Rank {r}] Timeout at NCCL work: {rnd.randrange(10**5)}, last "
+        f"enqueued NCCL work: {rnd.randrange(10**5)}, last completed NCCL work: {rnd.randrange(10**5)}.",
+        f"ProcessGroupNCCL.cpp:630] [Rank {r}] Some NCCL operations have failed or timed out. Due to the asynchronous "
+        f"nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.",
+    ])
+
+
 def k_coll(rnd, pf):
     """NCCL_DEBUG_SUBSYS=COLL: a line per collective call, every one with new numbers (the op count,
     buffers, sizes, a stream), for the whole run: the bulk of a large log when users turn it on."""
@@ -668,7 +687,7 @@ KINDS = {
     "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "warn-garbage": k_warn_garbage,
     "warn-sites": k_warn_sites, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
     "net-ofi": k_netofi, "app-output": k_app, "app-short": k_app_short, "blank-garbage": k_garbage, "short-lines": k_short,
-    "many-hosts": k_hosts, "many-ranks": k_ranks, "no-host": k_no_host,
+    "many-hosts": k_hosts, "many-ranks": k_ranks, "no-host": k_no_host, "torch-failures": k_torch_failures,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,
     "cri": None, "docker-json": None, "csv": None, "cloudwatch-csv": None, "logfmt": None, "journald": None,

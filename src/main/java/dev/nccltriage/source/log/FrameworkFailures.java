@@ -106,37 +106,46 @@ final class FrameworkFailures {
 
   private FrameworkFailures() {}
 
+  // every phrase kind() looks for, found in one pass (PhraseSet); bit k of its answer is PHRASES' k
+  private static final byte[] KILLED = ascii("Killed"); // CrashMarkers.hasKillReport's, which it then reads
+  private static final PhraseSet PHRASES = new PhraseSet(CUDA_OOM, XLA_OOM, CUDA_ERROR_OOM, // 0-2
+      EXIT_CODE_BEFORE[0], EXIT_CODE_BEFORE[1], EXIT_CODE_BEFORE[2], SIGNAL_KILL, KILLED, DIED_OF_SIGKILL, // 3-8
+      SHM_TEXTS[0], SHM_TEXTS[1], SHM_TEXTS[2], NO_GPU_TEXTS[0], NO_GPU_TEXTS[1], DRIVER_TEXTS[0], DRIVER_TEXTS[1], // 9-15
+      WATCHDOG, WAITING_FOR_CLIENTS, STORE_BARRIER, RENDEZVOUS_TIMEOUT, KEY_VALUE_STORE, // 16-20
+      CONNECT_TO, CONNECT_TIMED_OUT, CONNECT_ANY, C10D_STORE_FAILED); // 21-24
+  private static final long P_OOM = 0b111;
+  private static final long P_EXIT_CODE = 0b111 << 3;
+  private static final long P_SIGNAL_KILL = 1 << 6;
+  private static final long P_KILLED = 1 << 7;
+  private static final long P_DIED = 1 << 8;
+  private static final long P_SHM = 0b111 << 9;
+  private static final long P_NO_GPU = 0b11 << 12;
+  private static final long P_DRIVER = 0b11 << 14;
+  private static final long P_WATCHDOG = 1 << 16;
+  private static final long P_CLIENTS = 0b111 << 17;
+  private static final long P_STORE_LOST = 1 << 20;
+  private static final long P_CONNECT = 0b1111 << 21;
+
   /** The kind of failure the line b[s, e) reports, or 0. */
   static int kind(byte[] b, int s, int e) {
-    if (Bytes.indexOf(b, s, e, CUDA_OOM) >= 0 || Bytes.indexOf(b, s, e, XLA_OOM) >= 0
-        || Bytes.indexOf(b, s, e, CUDA_ERROR_OOM) >= 0) {
+    long p = PHRASES.present(b, s, e);
+    if (p == 0) {
+      return 0;
+    }
+    if ((p & P_OOM) != 0) {
       return GPU_OUT_OF_MEMORY;
     }
-    if (sigkillCode(b, s, e) || wholeNumberAfter(b, s, e, SIGNAL_KILL) || CrashMarkers.hasKillReport(b, s, e)
-        || Bytes.indexOf(b, s, e, DIED_OF_SIGKILL) >= 0) {
+    if ((p & P_EXIT_CODE) != 0 && sigkillCode(b, s, e) || (p & P_SIGNAL_KILL) != 0 && wholeNumberAfter(b, s, e, SIGNAL_KILL)
+        || (p & P_KILLED) != 0 && CrashMarkers.hasKillReport(b, s, e) || (p & P_DIED) != 0) {
       return RANK_KILLED;
     }
-    if (Bytes.holdsAny(b, s, e, SHM_TEXTS)) {
-      return SHM_EXHAUSTED;
-    }
-    if (Bytes.holdsAny(b, s, e, NO_GPU_TEXTS)) {
-      return NO_GPU;
-    }
-    if (Bytes.holdsAny(b, s, e, DRIVER_TEXTS)) {
-      return DRIVER_TOO_OLD;
-    }
-    if (Bytes.indexOf(b, s, e, WATCHDOG) >= 0) {
-      return COLLECTIVE_TIMEOUT;
-    }
-    if (Bytes.indexOf(b, s, e, WAITING_FOR_CLIENTS) >= 0 || Bytes.indexOf(b, s, e, STORE_BARRIER) >= 0
-        || Bytes.indexOf(b, s, e, RENDEZVOUS_TIMEOUT) >= 0) {
-      return STORE_CLIENTS;
-    }
-    if (Bytes.indexOf(b, s, e, KEY_VALUE_STORE) >= 0) {
-      return STORE_LOST;
-    }
-    return Bytes.indexOf(b, s, e, CONNECT_TO) >= 0 || Bytes.indexOf(b, s, e, CONNECT_TIMED_OUT) >= 0
-        || Bytes.indexOf(b, s, e, CONNECT_ANY) >= 0 || Bytes.indexOf(b, s, e, C10D_STORE_FAILED) >= 0 ? STORE_CONNECT : 0;
+    return (p & P_SHM) != 0 ? SHM_EXHAUSTED
+        : (p & P_NO_GPU) != 0 ? NO_GPU
+        : (p & P_DRIVER) != 0 ? DRIVER_TOO_OLD
+        : (p & P_WATCHDOG) != 0 ? COLLECTIVE_TIMEOUT
+        : (p & P_CLIENTS) != 0 ? STORE_CLIENTS
+        : (p & P_STORE_LOST) != 0 ? STORE_LOST
+        : (p & P_CONNECT) != 0 ? STORE_CONNECT : 0;
   }
 
   private static final byte[] GAI_ERROR = ascii("cannot be retrieved (gai error: ");

@@ -600,6 +600,9 @@ final class LogParser implements LineSink {
       // rest of the line, and of its crash search
       at = withCrash ? envelopeOrCrash(b, s, at + 1, e) : indexOf(b, at + 1, e, NCCL);
     }
+    // an "NCCL " in another program's words ("last enqueued NCCL work") is no envelope either: the
+    // next line is searched for a crash marker in the same pass, as after any other such line
+    lastSearchBare = true;
     // before 2.3 there is no NCCL token: "host:pid:tid [dev] INFO message"
     // (by the pair "] ", not by each ']': other programs' lines hold brackets)
     for (int br = bracketSeen ? indexOf(b, s, e, BRACKET_SPACE) : -1; br >= 0;
