@@ -218,6 +218,7 @@ final class LineReader {
 
   private boolean escapeSeen; // an ESC byte in the line being scanned, found in the newline pass
   private static final long SPACES = Bytes.broadcast((byte) 0x20);
+  private static final long ESCAPES = Bytes.broadcast((byte) 0x1b);
   private static final long HIGHS = 0x8080808080808080L;
 
   private static final long NEWLINES = Bytes.broadcast((byte) '\n');
@@ -267,18 +268,19 @@ final class LineReader {
     int i = from;
     for (; i + 8 <= to; i += 8) {
       long w = Bytes.word(a, i);
-      long control = (w - SPACES) & ~w & HIGHS;
-      while (control != 0) {
-        int at = i + Bytes.firstMarkedByte(control);
-        byte c = a[at];
-        if (c == '\n') {
-          return at;
-        }
-        if (c == 0x1b) {
-          escapeSeen = true;
-        }
-        control &= control - 1;
+      if (((w - SPACES) & ~w & HIGHS) == 0) {
+        continue; // no byte below a blank: most words of a line
       }
+      // a tab, or another program's control bytes: only a newline and ESC are looked for (the lowest
+      // mark of each is exact)
+      long newline = Bytes.zeroBytes(w ^ NEWLINES);
+      long escape = Bytes.zeroBytes(w ^ ESCAPES);
+      if (newline != 0) {
+        int at = Bytes.firstMarkedByte(newline);
+        escapeSeen |= escape != 0 && Bytes.firstMarkedByte(escape) < at;
+        return i + at;
+      }
+      escapeSeen |= escape != 0;
     }
     for (; i < to; i++) {
       if (a[i] == '\n') {
