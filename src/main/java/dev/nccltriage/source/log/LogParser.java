@@ -58,6 +58,8 @@ final class LogParser implements LineSink {
   private final WrappedReports reports;
   private boolean parsedWrapped; // the last prefix parsed had bytes no table knows before its host
   private boolean lastProcessWrapped; // parsedWrapped of lastProcess's prefix
+  private int lastProcessNoted = -1; // the wrapper UnknownWrappers noted on lastProcess's prefix; -1: none
+  private boolean hitWrapped; // parsedWrapped of the line segment() found in the cache
 
   LogParser(LogAccumulator acc, String source) {
     this(acc, source, new PrefixCache());
@@ -446,9 +448,25 @@ final class LogParser implements LineSink {
       slot.record(acc.kubernetes); // as record() counts every line of a Pod's
     }
     ProcessState proc = prefixes.process(hit);
+    // (the usual: the host where the known wrappers end, and no wrapper before either)
+    boolean wrapped = (prefixes.host(hit) != 0 || foundAt != k || wrappers.skew != 0) && seenWrapper(hit, b, k, foundAt);
     channels.apply(proc, b);
-    reports.lastNccl = proc.wrapper != 0 ? WrappedReports.WRAPPED : WrappedReports.BARE;
+    reports.lastNccl = wrapped ? WrappedReports.WRAPPED : WrappedReports.BARE;
     return nl;
+  }
+
+  /**
+   * A line found in the cache at slot {@code hit}, its prefix at {@code at}, the known wrappers
+   * ending at k: what {@link #process} would note of the bytes between those and its host, and
+   * whether there are any ({@link #parsedWrapped}). Returns the latter.
+   */
+  private boolean seenWrapper(int hit, byte[] b, int k, int at) {
+    int host = prefixes.host(hit);
+    if (host < 0) {
+      return false;
+    }
+    wrappers.seen(b, k, at + host);
+    return at + host > k;
   }
 
   /**
@@ -531,16 +549,17 @@ final class LogParser implements LineSink {
   private boolean segment(byte[] b, int s, int e, boolean glued) {
     int hit = -1;
     int k = s;
+    int lookup = s; // where the known wrappers end
     if (!glued && hintBuf == b && hintStart == s) {
       // lineAt looked this line's prefix up already (-1: not cached)
       hintBuf = null;
-      k = hintKey;
+      k = lookup = hintKey;
       if (hintSlot >= 0 && e - hintFoundAt > prefixes.length(hintSlot)) {
         hit = hintSlot;
         k = hintFoundAt;
       }
     } else if (!glued) {
-      k = Envelope.afterWrappers(b, s, e);
+      k = lookup = Envelope.afterWrappers(b, s, e);
       hit = cachedSlot(b, k, e);
       k = hit >= 0 ? foundAt : k;
     }
@@ -551,6 +570,7 @@ final class LogParser implements LineSink {
       }
       // a thread seen before
       lastSlot = hit;
+      hitWrapped = (prefixes.host(hit) != 0 || k != lookup || wrappers.skew != 0) && seenWrapper(hit, b, lookup, k);
       int n = prefixes.length(hit);
       return record(b, s, k, k + n - LEVEL_WORD, k + n, e, false, prefixes.process(hit));
     }
@@ -718,7 +738,7 @@ final class LogParser implements LineSink {
     if (!glued) {
       // whether it had a wrapper no table knows (WrappedReports): a cached prefix's process has
       // it noted; a parsed one's line shows it (a host outside the sample is not noted)
-      boolean wrapped = known != null ? proc.wrapper != 0 : parsedWrapped;
+      boolean wrapped = known != null ? hitWrapped : parsedWrapped;
       reports.lastNccl = wrapped ? WrappedReports.WRAPPED : WrappedReports.BARE;
     }
     boolean warn = isWarn(b, lvl, msg);
@@ -869,6 +889,9 @@ final class LogParser implements LineSink {
     int n = lvl - s;
     if (lastProcess != null && !glued && n == lastPrefixLength && Bytes.equal(b, s, lastPrefix, n)) {
       parsedWrapped = lastProcessWrapped;
+      if (lastProcessNoted >= 0) {
+        wrappers.seen(b, k, k + lastProcessNoted);
+      }
       return lastProcess;
     }
     prefix.parse(b, s, lvl);
@@ -911,13 +934,18 @@ final class LogParser implements LineSink {
       // format of its own): then the prefix is kept from the host on, and looked for that far
       // into the next lines (UnknownWrappers).
       int from = k > s && prefix.start >= k ? k : s;
-      boolean fromHost = from == k && prefix.hostStart >= 0 && wrappers.note(b, k, prefix.start, proc);
+      int noted = from == k && prefix.hostStart >= 0 ? prefix.start - k : -1;
+      boolean fromHost = noted >= 0 && wrappers.note(b, k, prefix.start, proc);
+      lastProcessNoted = noted;
       if (!isLevel(b, lvl, msg)) {
         lastSlot = -1;
       } else if (fromHost) {
         lastSlot = prefixes.putFromHost(b, prefix.start, lvl, msg - prefix.start, prefix.tidEnd, proc, isWarn(b, lvl, msg));
       } else {
         lastSlot = prefixes.put(b, from, lvl, msg - from, prefix.tidEnd, proc, isWarn(b, lvl, msg));
+      }
+      if (lastSlot >= 0 && noted >= 0) {
+        prefixes.host(lastSlot, fromHost ? 0 : noted);
       }
     }
     return proc;

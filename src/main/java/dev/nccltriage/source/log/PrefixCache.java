@@ -69,9 +69,15 @@ final class PrefixCache {
     return (int) (key >>> (64 - BITS));
   }
 
-  /** Bits of a key that its slot does not use, above a length's byte: kept per slot, compared first. */
+  // (meta) where the host starts in the prefix, + 1, where its parse noted it (UnknownWrappers);
+  // 0: not noted (no host, or a prefix that starts before the wrappers end)
+  private static final int HOST_SHIFT = 8;
+  private static final int HOST = 0xFF << HOST_SHIFT;
+  private static final int TAG = -1 << 16;
+
+  /** Bits of a key that its slot does not use, above the length's and the host's bytes: compared first. */
   private static int tag(long key) {
-    return (int) key & ~0xFF;
+    return (int) key & TAG;
   }
 
   /** The slot whose prefix [s, e) starts with (and has a message after), or -1. */
@@ -110,12 +116,12 @@ final class PrefixCache {
     // are passed by without reading their prefixes (each in a cache line of its own)
     int i = slot(key);
     int tag = tag(key);
-    if ((meta[i] & ~0xFF) == tag && matches(i, b, s, e)) {
+    if ((meta[i] & TAG) == tag && matches(i, b, s, e)) {
       return i; // where put() keeps a prefix whose slot was free: most of them
     }
     for (int way = 1; way < WAYS; way++) {
       int j = i ^ way;
-      if ((meta[j] & ~0xFF) == tag && matches(j, b, s, e)) {
+      if ((meta[j] & TAG) == tag && matches(j, b, s, e)) {
         return j;
       }
     }
@@ -163,6 +169,20 @@ final class PrefixCache {
 
   int length(int i) {
     return meta[i] & 0xFF;
+  }
+
+  /**
+   * Where slot i's host starts in its prefix, as its parse noted it (-1: not noted): a line found in
+   * the cache then answers what its parse would have of the bytes between the wrappers and the host
+   * ({@link LogParser}: where they end, whether there are any), wherever its prefix was found.
+   */
+  void host(int i, int offset) {
+    meta[i] = meta[i] & ~HOST | (offset + 1) << HOST_SHIFT;
+  }
+
+  /** Where slot i's host starts in its prefix; -1 if not noted. */
+  int host(int i) {
+    return ((meta[i] & HOST) >>> HOST_SHIFT) - 1;
   }
 
   /** Whether slot i's prefix ends with a WARN level token (its lines are never channel lines). */

@@ -16,7 +16,9 @@ final class UnknownWrappers {
   private final PrefixCache prefixes;
   private final WrapperShapes shapes;
   private int notedShape; // the last wrapper's shape noted in shapes (its hash; 0: none)
-  int skew; // how far past the known wrappers the last NCCL line's unknown one ended; 0: none
+  // how far past the known wrappers the last NCCL line's unknown one ended; 0: none (and then
+  // otherSkew and the shape are none either)
+  int skew;
   int otherSkew; // the length before, if another
   // The last such wrapper without the known ones after it on NCCL's line (NCCL's own timestamp
   // after stern's pod): what may stand before a bare message on another program's line.
@@ -52,18 +54,11 @@ final class UnknownWrappers {
    * Returns whether the process's prefixes are kept from the host on.
    */
   boolean note(byte[] b, int k, int host, ProcessState proc) {
+    seen(b, k, host);
     if (host == k) {
-      skew = 0;
-      otherSkew = 0;
-      shapeLength = 0;
       return false;
     }
     int n = host - k;
-    if (n != skew) {
-      otherSkew = skew;
-      skew = n;
-      keepShape(b, k, host);
-    }
     int h = n;
     for (int i = k; i < host; i++) {
       h = 31 * h + b[i];
@@ -85,9 +80,30 @@ final class UnknownWrappers {
   }
 
   /**
+   * [k, host) stood between the known wrappers and the host of an NCCL line: the last such wrapper,
+   * whether the line's prefix was parsed ({@link #note}) or found in the cache. Where the last
+   * NCCL line's wrapper ends is where a bare message is looked for after it, so it must not depend
+   * on which lines the cache held (a part of a file starts with an empty cache).
+   */
+  void seen(byte[] b, int k, int host) {
+    if (host == k) {
+      skew = 0;
+      otherSkew = 0;
+      shapeLength = 0;
+      return;
+    }
+    int n = host - k;
+    if (n != skew) {
+      otherSkew = skew;
+      skew = n;
+      keepShape(b, k, host);
+    }
+  }
+
+  /**
    * Keeps [k, host) up to the known wrappers that end at host: up to the first token boundary from
    * which {@link Envelope#afterWrappers} reaches host (only when a wrapper's length differs from the
-   * last one's, on a line whose prefix was not cached: rare).
+   * last one's: rare).
    */
   private void keepShape(byte[] b, int k, int host) {
     if (host - k > MAX_SHAPE) {
