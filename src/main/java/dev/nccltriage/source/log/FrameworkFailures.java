@@ -109,8 +109,9 @@ final class FrameworkFailures {
   // every phrase kind() looks for, found in one pass (PhraseSet); bit k of its answer is PHRASES' k
   private static final byte[] KILLED = ascii("Killed"); // CrashMarkers.hasKillReport's, which it then reads
   private static final PhraseSet PHRASES = new PhraseSet(CUDA_OOM, XLA_OOM, CUDA_ERROR_OOM, // 0-2
-      EXIT_CODE_BEFORE[0], EXIT_CODE_BEFORE[1], EXIT_CODE_BEFORE[2], SIGNAL_KILL, KILLED, DIED_OF_SIGKILL, // 3-8
-      SHM_TEXTS[0], SHM_TEXTS[1], SHM_TEXTS[2], NO_GPU_TEXTS[0], NO_GPU_TEXTS[1], DRIVER_TEXTS[0], DRIVER_TEXTS[1], // 9-15
+      EXIT_CODE_BEFORE[0], EXIT_CODE_BEFORE[1], EXIT_CODE_BEFORE[2], SIGNAL_KILL, KILLED, // 3-7
+      DIED_OF_SIGKILL, SHM_TEXTS[0], SHM_TEXTS[1], SHM_TEXTS[2], NO_GPU_TEXTS[0], NO_GPU_TEXTS[1], // 8-13
+      DRIVER_TEXTS[0], DRIVER_TEXTS[1], // 14-15
       WATCHDOG, WAITING_FOR_CLIENTS, STORE_BARRIER, RENDEZVOUS_TIMEOUT, KEY_VALUE_STORE, // 16-20
       CONNECT_TO, CONNECT_TIMED_OUT, CONNECT_ANY, C10D_STORE_FAILED); // 21-24
   private static final long P_OOM = 0b111;

@@ -12,8 +12,8 @@ package dev.nccltriage.source.log;
  *
  * <p>A prefix shorter than that key, or one whose thread id that key does not span (a log of
  * several jobs, one of shorter or longer host names; a part of a file that began with another
- * job's lines), gets a key of its own length, up to {@link #KEYS} lengths a part; a lookup tries
- * them in turn (one, in a log of one job). Else such a job's lines could never be kept, or all its
+ * job's lines), gets a key of its own length, up to {@link KeyEnds#KEYS} lengths a part; a lookup
+ * tries them in turn (one, in a log of one job). Else such a job's lines could never be kept, or all its
  * threads shared a set of slots, and each parsed its prefix again. A prefix without a host (a
  * paste that lost them: "NCCL INFO ", " [0] NCCL INFO ") has a key of eight bytes, tried last.
  *
@@ -36,16 +36,16 @@ final class PrefixCache {
   private static final int WORDS = MAX_PREFIX / 8;
   private final long[] words = new long[WORDS << BITS];
   private final long[] tails = new long[1 << BITS];
-  // slot i's prefix length (at most MAX_PREFIX) in the low byte, its key's tag above: one read
-  // tells an empty slot, and a slot of another key, from the one to compare
+  // slot i's prefix length (at most MAX_PREFIX) in the low byte, where its host starts in the next
+  // (host()), its key's tag in the upper half: one read tells an empty slot, and a slot of another
+  // key, from the one to compare
   private final int[] meta = new int[1 << BITS];
   private final ProcessState[] processes = new ProcessState[1 << BITS];
   private final boolean[] warns = new boolean[1 << BITS]; // the prefix ends in "WARN ": no channel line
-  private static final int KEYS = 8;
-  private static final int SHORT_KEY = 8;
   private static final int WAYS = 4;
   private final KeyEnds keyEnds = new KeyEnds();
-  private final KeyEnds hostKeyEnds = new KeyEnds(); // the same for prefixes kept from the host on (putFromHost)
+  // the same for prefixes kept from the host on (putFromHost)
+  private final KeyEnds hostKeyEnds = new KeyEnds();
   // each set's way to take next when none is free: its ways are taken in turn
   private final byte[] next = new byte[(1 << BITS) / WAYS];
   // the first two bytes of every prefix kept since the last clear, a bit each: a line that starts
@@ -212,56 +212,6 @@ final class PrefixCache {
   int putFromHost(byte[] b, int s, int at, int n, int tidEnd, ProcessState p, boolean warn) {
     int keyEnd = hostKeyEnds.pick(n, at - s, tidEnd < 0 ? -1 : tidEnd - s);
     return keyEnd > 0 ? put(b, s, n, p, warn, keyEnd) : -1;
-  }
-
-  /**
-   * How many bytes of a line each key covers, in the order they came: {@code ends[0, used)}. A key
-   * is the line's first eight bytes and the sixteen before its end, so it tells the threads of a
-   * job apart only where those sixteen hold the thread's id. A key that ends before it (another
-   * job's, of shorter host names, in a log of several jobs) gives every thread of a host name
-   * longer than that one key: "pytorchjob-summarization-long-...-worker-0:113:548" and all its
-   * job's threads shared a set of four slots and evicted each other on every round.
-   */
-  private static final class KeyEnds {
-    final int[] ends = new int[KEYS];
-    int used;
-
-    void clear() {
-      java.util.Arrays.fill(ends, 0);
-      used = 0;
-    }
-
-    /**
-     * The key end for a prefix of {@code n} bytes, "NCCL" at {@code own}, its thread's id ending at
-     * {@code thread} (-1: none); a new one if none in use covers that id and there is room; else
-     * the first that does not reach past the prefix; 0 if none does.
-     */
-    int pick(int n, int own, int thread) {
-      int fallback = 0;
-      for (int k = 0; k < used; k++) {
-        int end = ends[k];
-        if (end <= n) {
-          if (thread < 0 || end >= thread && end - 16 < thread) {
-            return end;
-          }
-          fallback = fallback == 0 ? end : fallback;
-        }
-      }
-      // after the thread's "[dev] ", where a line of its at INFO has "NCCL" (a WARN's has its
-      // source line there first), so that both kinds of its lines share the key
-      // A prefix without a host ("NCCL INFO ", " [0] NCCL INFO ": a paste that lost them) gets a
-      // key of eight bytes at least, tried after the others (a line with a host is never under it)
-      int fresh = thread >= 0 ? Math.max(16, Math.min(own, thread + 8)) : Math.max(SHORT_KEY, own);
-      if (used == KEYS || fresh > n || fallback != 0 && thread < 0) {
-        return fallback;
-      }
-      int k = used++;
-      for (; fresh >= 16 && k > 0 && ends[k - 1] < 16; k--) {
-        ends[k] = ends[k - 1];
-      }
-      ends[k] = fresh;
-      return fresh;
-    }
   }
 
   private int put(byte[] b, int s, int n, ProcessState p, boolean warn, int keyEnd) {
