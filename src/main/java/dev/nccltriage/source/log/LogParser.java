@@ -449,7 +449,8 @@ final class LogParser implements LineSink {
     }
     ProcessState proc = prefixes.process(hit);
     // (the usual: the host where the known wrappers end, and no wrapper before either)
-    boolean wrapped = (prefixes.host(hit) != 0 || foundAt != k || wrappers.skew != 0) && seenWrapper(hit, b, k, foundAt);
+    boolean wrapped = (prefixes.host(hit) != 0 || foundAt != k || wrappers.skew != 0)
+        && seenWrapper(hit, b, k, foundAt);
     channels.apply(proc, b);
     reports.lastNccl = wrapped ? WrappedReports.WRAPPED : WrappedReports.BARE;
     return nl;
@@ -570,7 +571,8 @@ final class LogParser implements LineSink {
       }
       // a thread seen before
       lastSlot = hit;
-      hitWrapped = (prefixes.host(hit) != 0 || k != lookup || wrappers.skew != 0) && seenWrapper(hit, b, lookup, k);
+      hitWrapped = (prefixes.host(hit) != 0 || k != lookup || wrappers.skew != 0)
+          && seenWrapper(hit, b, lookup, k);
       int n = prefixes.length(hit);
       return record(b, s, k, k + n - LEVEL_WORD, k + n, e, false, prefixes.process(hit));
     }
@@ -736,8 +738,8 @@ final class LogParser implements LineSink {
     }
     ProcessState proc = known != null ? known : process(b, s, k, lvl, msg, e, glued);
     if (!glued) {
-      // whether it had a wrapper no table knows (WrappedReports): a cached prefix's process has
-      // it noted; a parsed one's line shows it (a host outside the sample is not noted)
+      // whether it had a wrapper no table knows (WrappedReports): a cached prefix's slot knows
+      // where its host starts (seenWrapper); a parsed one's line shows it
       boolean wrapped = known != null ? hitWrapped : parsedWrapped;
       reports.lastNccl = wrapped ? WrappedReports.WRAPPED : WrappedReports.BARE;
     }
@@ -940,7 +942,8 @@ final class LogParser implements LineSink {
       if (!isLevel(b, lvl, msg)) {
         lastSlot = -1;
       } else if (fromHost) {
-        lastSlot = prefixes.putFromHost(b, prefix.start, lvl, msg - prefix.start, prefix.tidEnd, proc, isWarn(b, lvl, msg));
+        lastSlot = prefixes.putFromHost(b, prefix.start, lvl, msg - prefix.start, prefix.tidEnd, proc,
+            isWarn(b, lvl, msg));
       } else {
         lastSlot = prefixes.put(b, from, lvl, msg - from, prefix.tidEnd, proc, isWarn(b, lvl, msg));
       }
