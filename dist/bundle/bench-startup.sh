@@ -64,7 +64,9 @@ for ((r = -2; r < RUNS; r++)); do  # two warm-up rounds, not counted
     rc=0
     "$NT" "${args[@]}" > "$TMP/out" 2> "$TMP/err" || rc=$?
     t1=$(date +%s%N)
-    if [[ $rc -gt 1 ]]; then
+    # a verdict (0 healthy, 1 a problem, 3 inconclusive: check on a host without RDMA) is timed;
+    # a usage (2) or internal (4) error is not
+    if [[ $rc -eq 2 || $rc -gt 3 ]]; then
       echo "bench-startup: nccl-triage ${CMDS[$i]} exited $rc:" >&2
       head -n 5 "$TMP/err" >&2
       exit 2
