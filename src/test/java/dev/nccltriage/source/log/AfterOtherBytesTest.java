@@ -67,8 +67,7 @@ class AfterOtherBytesTest {
       }
       byte[] text = line.toString().getBytes(StandardCharsets.UTF_8);
       int pad = random.nextInt(3);
-      byte[] b = new byte[pad + text.length + random.nextInt(12)];
-      System.arraycopy(text, 0, b, pad, text.length);
+      byte[] b = Framed.within(text, pad, random.nextInt(12), (byte) 0);
       int e = pad + text.length;
       assertThat(LauncherReports.afterOtherBytes(b, pad, e)).as("seed %d line %d: %s", seed, k, line)
           .isEqualTo(byteByByte(b, pad, e));

@@ -119,9 +119,7 @@ class CrashMarkerScanTest {
 
   private static boolean scan(String line, int pad) {
     byte[] text = line.getBytes(StandardCharsets.ISO_8859_1);
-    byte[] b = new byte[text.length + 2 * pad];
-    java.util.Arrays.fill(b, (byte) 'S'); // marker-like bytes around the range must not count
-    System.arraycopy(text, 0, b, pad, text.length);
+    byte[] b = Framed.within(text, pad, pad, (byte) 'S'); // marker-like bytes around the range must not count
     return CrashMarkers.isCrash(b, pad, pad + text.length);
   }
 
@@ -243,9 +241,7 @@ class CrashMarkerScanTest {
       String line = sb.toString();
       int pad = r.nextInt(9);
       byte[] text = line.getBytes(StandardCharsets.ISO_8859_1);
-      byte[] b = new byte[text.length + 2 * pad];
-      java.util.Arrays.fill(b, (byte) 'N'); // envelope-like bytes around the range must not count
-      System.arraycopy(text, 0, b, pad, text.length);
+      byte[] b = Framed.within(text, pad, pad, (byte) 'N'); // envelope-like bytes around the range must not count
       long scan = CrashMarkers.ncclOrCrash(b, pad, pad + text.length);
       int envelope = line.indexOf("NCCL ");
       assertThat((int) scan).as(line).isEqualTo(envelope < 0 ? -1 : pad + envelope);

@@ -93,9 +93,8 @@ class PhraseSetTest {
       }
       byte[] text = line.toString().getBytes(StandardCharsets.UTF_8);
       int pad = random.nextInt(9);
-      byte[] b = new byte[pad + text.length + random.nextInt(9)];
-      java.util.Arrays.fill(b, (byte) 'C'); // anchor bytes all around: nothing read outside [s, e)
-      System.arraycopy(text, 0, b, pad, text.length);
+      // anchor bytes all around: nothing read outside [s, e)
+      byte[] b = Framed.within(text, pad, random.nextInt(9), (byte) 'C');
       int e = pad + text.length;
       assertThat(FrameworkFailures.kind(b, pad, e)).as("seed %d line %d: %s", seed, n, line)
           .isEqualTo(kindOneByOne(b, pad, e));
