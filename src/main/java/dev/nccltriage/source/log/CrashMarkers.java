@@ -217,6 +217,11 @@ final class CrashMarkers {
    * not searched for that level again.
    */
   static final long BRACKET = 1L << 33;
+  /**
+   * {@link #ncclOrCrash}: a "co" is in the bytes it read (a prefilter: a line read whole without it
+   * holds no " comm 0x", which {@link MessageParser#commAt} would otherwise search its text for).
+   */
+  static final long CO = 1L << 34;
   private static final long B_CLOSE = Bytes.broadcast((byte) ']');
   private static final long B_SPACE = Bytes.broadcast((byte) ' ');
 
@@ -277,12 +282,18 @@ final class CrashMarkers {
       while (marks != 0) {
         // a borrow may mark a position that is no such pair: the bytes themselves are looked at
         int at = i + Bytes.firstMarkedByte(marks);
-        if (b[at] == 'N') {
+        byte x = b[at];
+        if (x == 'N') {
           if (startsWith(b, at, e, NCCL)) {
             return at | crash;
           }
-        } else if ((crash & CRASH) == 0 && markerAt(b, s, at, e, texts)) {
-          crash |= CRASH;
+        } else {
+          if (x == 'c') {
+            crash |= CO; // (its only pair: "co")
+          }
+          if ((crash & CRASH) == 0 && markerAt(b, s, at, e, texts)) {
+            crash |= CRASH;
+          }
         }
         marks &= marks - 1;
       }
@@ -293,6 +304,9 @@ final class CrashMarkers {
       }
       if (b[i] == ']' && b[i + 1] == ' ') {
         crash |= BRACKET;
+      }
+      if (b[i] == 'c' && b[i + 1] == 'o') {
+        crash |= CO;
       }
       if ((crash & CRASH) == 0 && mayStart(b[i]) && markerAt(b, s, i, e, texts)) {
         crash |= CRASH;

@@ -646,7 +646,7 @@ final class LogParser implements LineSink {
     if (e - s < LineSink.SHORT_LINE) {
       return false; // a fragment ("NET/IB" alone), as shortLine() reads it
     }
-    if (m < e && messages.parse(null, b, m, e) || !glued && bareAfterWrapper(b, k, m, e)) {
+    if (m < e && messages.parseBare(b, m, e, commFree(b, s, e)) || !glued && bareAfterWrapper(b, s, k, m, e)) {
       acc.ncclLines++;
       return true;
     }
@@ -664,18 +664,28 @@ final class LogParser implements LineSink {
     bracketSeen |= (scan & CrashMarkers.BRACKET) != 0;
     // a marker before an "NCCL " that was no envelope counts for the line
     boolean crash = (scan & CrashMarkers.CRASH) != 0 || from > s && crashBefore;
+    boolean co = (scan & CrashMarkers.CO) != 0 || from > s && coBefore;
     if (at < 0) {
       crashOf = b;
       crashFrom = s;
       crashTo = e;
       crashFound = crash;
+      coFound = co;
     } else {
       crashBefore = crash;
+      coBefore = co;
     }
     return at;
   }
 
   private boolean crashBefore; // envelopeOrCrash found a marker before the "NCCL " it returned
+  private boolean coBefore; // and a "co"
+  private boolean coFound; // the line [crashFrom, crashTo) holds a "co" (CrashMarkers.CO)
+
+  /** Whether the line [s, e) of b was searched whole for an envelope and holds no " comm 0x". */
+  private boolean commFree(byte[] b, int s, int e) {
+    return crashOf == b && crashFrom == s && crashTo == e && !coFound;
+  }
   private boolean bracketSeen; // the line's envelope search may have passed a "] " (or did not look)
 
   /**
@@ -684,24 +694,25 @@ final class LogParser implements LineSink {
    * wrapper reached on them. Or after wrappers the line itself shows: known ones one after another,
    * the start of a JSON record or of a CSV cell that the line's reading did not take off.
    */
-  private boolean bareAfterWrapper(byte[] b, int k, int tried, int e) {
+  private boolean bareAfterWrapper(byte[] b, int s, int k, int tried, int e) {
+    boolean commFree = commFree(b, s, e);
     // (any such wrapper, changing or not)
     int n = wrappers.skew;
     int other = wrappers.otherSkew;
-    if (n > 0 && bareAt(b, k, k + n, tried, e) || other > 0 && bareAt(b, k, k + other, tried, e)) {
+    if (n > 0 && bareAt(b, k, k + n, tried, e, commFree) || other > 0 && bareAt(b, k, k + other, tried, e, commFree)) {
       return true;
     }
     // the line's own: known wrappers one after another (dmesg's seconds, then a runtime's time), the
     // first value of a JSON record that did not decode (cut short), a CSV cell that spans lines
     int chain = Envelope.afterWrapperChain(b, k, e);
-    if (chain > k && chain != k + n && chain != k + other && bareAt(b, k, chain, tried, e)) {
+    if (chain > k && chain != k + n && chain != k + other && bareAt(b, k, chain, tried, e, commFree)) {
       return true;
     }
     int value = tried < e && b[tried] == '{' ? JsonLogLine.firstValueAt(b, tried, e)
         : b[k] == '"' ? CsvCells.cellStart(b, k, e) : -1;
     if (value > k) {
       value = Envelope.afterQuoting(b, Envelope.afterWrapperChain(b, value, e), e); // as at a line's start
-      if (value != k + n && value != k + other && bareAt(b, k, value, tried, e)) {
+      if (value != k + n && value != k + other && bareAt(b, k, value, tried, e, commFree)) {
         return true;
       }
     }
@@ -712,16 +723,16 @@ final class LogParser implements LineSink {
       return false;
     }
     at = Envelope.afterWrapperChain(b, at, e);
-    return at != k + n && at != k + other && bareAt(b, k, at, tried, e); // (not where it was tried)
+    return at != k + n && at != k + other && bareAt(b, k, at, tried, e, commFree); // (not where it was tried)
   }
 
   /**
    * A bare message at {@code at}, past the wrapper [k, at): only where a word starts (a wrapper ends
    * in a blank, a colon, a bracket, a quote; "ProcessGroupNCCL.cpp" holds no message at its "NCCL").
    */
-  private boolean bareAt(byte[] b, int k, int at, int tried, int e) {
+  private boolean bareAt(byte[] b, int k, int at, int tried, int e, boolean commFree) {
     return at < e && at != tried && Bytes.wordStartsAt(b, k, at)
-        && !UnknownWrappers.notAWrapper(b, k, at, e) && messages.parse(null, b, at, e);
+        && !UnknownWrappers.notAWrapper(b, k, at, e) && messages.parseBare(b, at, e, commFree);
   }
 
   /**

@@ -78,6 +78,19 @@ final class MessageParser {
     return parse(proc, b, m, e, MessageTexts.UNKNOWN);
   }
 
+  /**
+   * A bare message's (no thread's prefix): as {@code parse(null, ...)}; {@code commFree}: its line
+   * was searched whole and holds no "co", so no " comm 0x" (the search for one is skipped).
+   */
+  boolean parseBare(byte[] b, int m, int e, boolean commFree) {
+    this.commFree = commFree;
+    boolean known = parse(null, b, m, e, MessageTexts.UNKNOWN);
+    this.commFree = false;
+    return known;
+  }
+
+  private boolean commFree; // parseBare's word on the text being parsed
+
   private boolean parse(ProcessState proc, byte[] b, int m, int e, int text) {
     consumed = -1;
     if (m >= e) {
@@ -153,7 +166,7 @@ final class MessageParser {
     int f = texts.flags(text);
     if ((f & MessageTexts.TAIL_KNOWN) == 0) {
       f = MessageTexts.TAIL_KNOWN;
-      if (commAt(b, m, Math.min(e, m + 64)) >= 0) {
+      if (!commFree && commAt(b, m, Math.min(e, m + 64)) >= 0) {
         f |= MessageTexts.TAIL_COMM;
       } else if (text != MessageTexts.NOT_RARE && RareMessages.mayMatch(b, m, e)) {
         f |= MessageTexts.TAIL_RARE;

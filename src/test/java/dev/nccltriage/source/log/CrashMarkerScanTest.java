@@ -223,7 +223,7 @@ class CrashMarkerScanTest {
   void theEnvelopeAndCrashScanAnswersAsTheTwoPlainSearches() {
     // the markers' letters and the envelope's, so that both are near everywhere
     String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_NcMPChxit(0[]kKiled 1Termnab";
-    List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp");
+    List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp", " comm 0x");
     Random r = new Random(12);
     for (int i = 0; i < 30_000; i++) {
       StringBuilder sb = new StringBuilder();
@@ -251,6 +251,10 @@ class CrashMarkerScanTest {
       if (line.substring(0, envelope < 0 ? line.length() : envelope).contains("] ")) {
         assertThat(scan & CrashMarkers.BRACKET).as("'] ' in %s", line).isNotZero();
       }
+      // and a "co" (what may start " comm 0x")
+      if (line.substring(0, envelope < 0 ? line.length() : envelope).contains("co")) {
+        assertThat(scan & CrashMarkers.CO).as("'co' in %s", line).isNotZero();
+      }
     }
   }
 
@@ -260,6 +264,31 @@ class CrashMarkerScanTest {
     new LineReader(LineReader.DEFAULT_MAX_LINE).read(new java.io.ByteArrayInputStream(b), b.length,
         new LogParser(acc, "t"));
     return acc.failures.count();
+  }
+
+  private static long ncclLines(String log) throws Exception {
+    LogAccumulator acc = new LogAccumulator();
+    byte[] b = log.getBytes(StandardCharsets.UTF_8);
+    new LineReader(LineReader.DEFAULT_MAX_LINE).read(new java.io.ByteArrayInputStream(b), b.length,
+        new LogParser(acc, "t"));
+    return acc.ncclLines;
+  }
+
+  @Test
+  void aBareCommLineIsReadWhateverLinesCameBeforeIt() throws Exception {
+    // after a line of other output the crash scan tells whether a line may hold " comm 0x" at all:
+    // a bare one (its prefix cut off) is read alike after any line, its "comm" at any column
+    String[] comms = {"comm 0x55d0c8a0 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n",
+        "[rank0]: ncclCommInitRank comm 0x55d0c8a0 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n",
+        "2024-05-01 10:00:00 comm 0x7f3 rank 1 nRanks 2 nNodes 1 localRanks 2 localRank 1 MNNVL 0\n"};
+    for (String c : comms) {
+      long alone = ncclLines(c);
+      assertThat(alone).as(c).isPositive();
+      for (String before : List.of("Epoch 1 step 10 loss 2.3\n", "co\n", "Epoch 1\nEpoch 2 ncc\n")) {
+        assertThat(ncclLines(before + c)).as(before + c).isEqualTo(alone);
+        assertThat(ncclLines(before + before + c)).as(before + c).isEqualTo(alone);
+      }
+    }
   }
 
   @Test
