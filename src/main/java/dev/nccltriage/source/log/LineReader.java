@@ -10,7 +10,7 @@ import java.io.InputStream;
  */
 final class LineReader {
   static final int DEFAULT_MAX_LINE = 64 * 1024;
-  private static final int CHUNK = 1 << 20;
+  private static final int CHUNK = 1 << 18;
 
   private final int maxLine;
   private final Progress progress;
