@@ -222,6 +222,12 @@ final class CrashMarkers {
    * holds no " comm 0x", which {@link MessageParser#commAt} would otherwise search its text for).
    */
   static final long CO = 1L << 34;
+  /**
+   * {@link #ncclOrCrash}: a '#' is in the bytes it read before their last (a prefilter: a line read
+   * whole without one is no line of nccl-tests' preamble, {@link TestsPreamble}).
+   */
+  static final long HASH = 1L << 35;
+  private static final long B_HASH = Bytes.broadcast((byte) '#');
   private static final long B_CLOSE = Bytes.broadcast((byte) ']');
   private static final long B_SPACE = Bytes.broadcast((byte) ' ');
 
@@ -252,8 +258,12 @@ final class CrashMarkers {
       long zn = zeroBytes(w ^ B_N);
       long zx = zeroBytes(w ^ B_X);
       long zb = zeroBytes(w ^ B_CLOSE);
-      if ((capital | zc | zn | zx | zb) == 0) {
+      long zh = zeroBytes(w ^ B_HASH);
+      if ((capital | zc | zn | zx | zb | zh) == 0) {
         continue;
+      }
+      if (zh != 0) {
+        crash |= HASH;
       }
       long next = Bytes.word(b, i + 1);
       if ((zb & zeroBytesUnmasked(next ^ B_SPACE)) != 0) {
@@ -307,6 +317,9 @@ final class CrashMarkers {
       }
       if (b[i] == 'c' && b[i + 1] == 'o') {
         crash |= CO;
+      }
+      if (b[i] == '#') {
+        crash |= HASH;
       }
       if ((crash & CRASH) == 0 && mayStart(b[i]) && markerAt(b, s, i, e, texts)) {
         crash |= CRASH;

@@ -340,7 +340,7 @@ final class LogParser implements LineSink {
       } else if (level >= 0 && FrameworkFailures.processGroupError(b, level, e)
           || FrameworkFailures.fatalLine(b, c == 'F' ? t : level, e)) {
         failure(b, s, e); // PyTorch's process group's error; a logger's FATAL line, then abort()
-      } else if (!TestsPreamble.parse(acc, slot, b, s, e) && !lineFailed) {
+      } else if ((hashFree(b, s, e) || !TestsPreamble.parse(acc, slot, b, s, e)) && !lineFailed) {
         // an exception's line ending a traceback: maybe caught, no failure (nccl-tests' preamble
         // first: whether a line is one does not depend on the lines before, which may be unknown)
         if (raised) {
@@ -664,27 +664,32 @@ final class LogParser implements LineSink {
     bracketSeen |= (scan & CrashMarkers.BRACKET) != 0;
     // a marker before an "NCCL " that was no envelope counts for the line
     boolean crash = (scan & CrashMarkers.CRASH) != 0 || from > s && crashBefore;
-    boolean co = (scan & CrashMarkers.CO) != 0 || from > s && coBefore;
+    long seen = scan & (CrashMarkers.CO | CrashMarkers.HASH) | (from > s ? seenBefore : 0);
     if (at < 0) {
       crashOf = b;
       crashFrom = s;
       crashTo = e;
       crashFound = crash;
-      coFound = co;
+      seenInLine = seen;
     } else {
       crashBefore = crash;
-      coBefore = co;
+      seenBefore = seen;
     }
     return at;
   }
 
   private boolean crashBefore; // envelopeOrCrash found a marker before the "NCCL " it returned
-  private boolean coBefore; // and a "co"
-  private boolean coFound; // the line [crashFrom, crashTo) holds a "co" (CrashMarkers.CO)
+  private long seenBefore; // and a "co" or a '#' (CrashMarkers.CO, HASH)
+  private long seenInLine; // what the line [crashFrom, crashTo) holds of CrashMarkers.CO, HASH
+
+  /** Whether the line [s, e) of b was searched whole for an envelope and holds no '#' before its last byte. */
+  private boolean hashFree(byte[] b, int s, int e) {
+    return crashOf == b && crashFrom == s && crashTo == e && (seenInLine & CrashMarkers.HASH) == 0;
+  }
 
   /** Whether the line [s, e) of b was searched whole for an envelope and holds no " comm 0x". */
   private boolean commFree(byte[] b, int s, int e) {
-    return crashOf == b && crashFrom == s && crashTo == e && !coFound;
+    return crashOf == b && crashFrom == s && crashTo == e && (seenInLine & CrashMarkers.CO) == 0;
   }
   private boolean bracketSeen; // the line's envelope search may have passed a "] " (or did not look)
 

@@ -223,7 +223,7 @@ class CrashMarkerScanTest {
   void theEnvelopeAndCrashScanAnswersAsTheTwoPlainSearches() {
     // the markers' letters and the envelope's, so that both are near everywhere
     String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_NcMPChxit(0[]kKiled 1Termnab";
-    List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp", " comm 0x");
+    List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp", " comm 0x", "#  Rank");
     Random r = new Random(12);
     for (int i = 0; i < 30_000; i++) {
       StringBuilder sb = new StringBuilder();
@@ -252,26 +252,23 @@ class CrashMarkerScanTest {
         assertThat(scan & CrashMarkers.BRACKET).as("'] ' in %s", line).isNotZero();
       }
       // and a "co" (what may start " comm 0x")
-      if (line.substring(0, envelope < 0 ? line.length() : envelope).contains("co")) {
+      String read = line.substring(0, envelope < 0 ? line.length() : envelope);
+      if (read.contains("co")) {
         assertThat(scan & CrashMarkers.CO).as("'co' in %s", line).isNotZero();
+      }
+      // and a '#' before the last byte (what may start nccl-tests' preamble)
+      if (read.length() > 1 && read.substring(0, read.length() - 1).contains("#")) {
+        assertThat(scan & CrashMarkers.HASH).as("'#' in %s", line).isNotZero();
       }
     }
   }
 
   private static long failures(String log) throws Exception {
-    LogAccumulator acc = new LogAccumulator();
-    byte[] b = log.getBytes(StandardCharsets.UTF_8);
-    new LineReader(LineReader.DEFAULT_MAX_LINE).read(new java.io.ByteArrayInputStream(b), b.length,
-        new LogParser(acc, "t"));
-    return acc.failures.count();
+    return accumulate(log).failures.count();
   }
 
   private static long ncclLines(String log) throws Exception {
-    LogAccumulator acc = new LogAccumulator();
-    byte[] b = log.getBytes(StandardCharsets.UTF_8);
-    new LineReader(LineReader.DEFAULT_MAX_LINE).read(new java.io.ByteArrayInputStream(b), b.length,
-        new LogParser(acc, "t"));
-    return acc.ncclLines;
+    return accumulate(log).ncclLines;
   }
 
   @Test
@@ -289,6 +286,30 @@ class CrashMarkerScanTest {
         assertThat(ncclLines(before + before + c)).as(before + c).isEqualTo(alone);
       }
     }
+  }
+
+  @Test
+  void aTestsPreambleLineIsReadWhateverLinesCameBeforeIt() throws Exception {
+    // the crash scan after a line of other output tells whether a line may hold a '#': nccl-tests'
+    // rank lines are read alike after any line, bare or after a launcher's tag
+    String[] ranks = {"#  Rank  0 Group  0 Pid  41 on node-a device  0 [0x1b] NVIDIA H100 80GB HBM3\n",
+        "[1,0]<stdout>:#  Rank  1 Group  0 Pid  42 on node-b device  1 [0x2b] NVIDIA H100 80GB HBM3\n"};
+    for (String r : ranks) {
+      LogAccumulator alone = accumulate(r);
+      assertThat(alone.testsHosts).as(r).isNotEmpty();
+      for (String before : List.of("Epoch 1 step 10 loss 2.3\n", "# x\n", "Epoch 1\nEpoch 2 ncc\n")) {
+        assertThat(accumulate(before + r).testsHosts).as(before + r).isEqualTo(alone.testsHosts);
+        assertThat(accumulate(before + before + r).testsHosts).as(before + r).isEqualTo(alone.testsHosts);
+      }
+    }
+  }
+
+  private static LogAccumulator accumulate(String log) throws Exception {
+    LogAccumulator acc = new LogAccumulator();
+    byte[] b = log.getBytes(StandardCharsets.UTF_8);
+    new LineReader(LineReader.DEFAULT_MAX_LINE).read(new java.io.ByteArrayInputStream(b), b.length,
+        new LogParser(acc, "t"));
+    return acc;
   }
 
   @Test
