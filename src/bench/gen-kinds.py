@@ -471,6 +471,45 @@ def k_app_short(rnd, pf):
     return f"[rank{rnd.randrange(64)}]: tokens/s {rnd.randrange(10 ** 6)} mfu {rnd.random():.3f}"
 
 
+def k_framework_logs(rnd, pf):
+    """A training framework's own loggers, none of them NCCL's and none failing: DeepSpeed's and
+    Python logging's bracketed fields ("] [INFO] [" holds "] " twice, as before 2.3's "[0] INFO"
+    does once), glog/absl's and c10's level letter and source site, Megatron's iteration line."""
+    r = rnd.random()
+    if r < 0.35:
+        site = rnd.choice(["engine.py", "logging.py", "timer.py", "config.py"])
+        fn = rnd.choice(["step", "log_dist", "_configure_optimizer", "print"])
+        return (f"[2024-05-{rnd.randrange(1, 29):02d} {rnd.randrange(24):02d}:{rnd.randrange(60):02d}:"
+                f"{rnd.randrange(60):02d},{rnd.randrange(1000):03d}] [{rnd.choice(['INFO', 'WARNING'])}] "
+                f"[{site}:{rnd.randrange(10, 999)}:{fn}] " + rnd.choice([
+                    f"step={rnd.randrange(10 ** 5)}, skipped=0, lr=[{rnd.random() / 1000:.6f}], mom=[(0.9, 0.95)]",
+                    f"rank={rnd.randrange(64)} time (ms) | forward: {rnd.random() * 300:.2f} | backward: "
+                    f"{rnd.random() * 600:.2f} | optimizer: {rnd.random() * 30:.2f}",
+                    "DeepSpeed Flops Profiler Enabled: False", f"bf16_optimizer: loss scale {2 ** rnd.randrange(20)}"]))
+    if r < 0.6:
+        site = rnd.choice(["gpu_util.cc", "pjrt_client.cc", "coordination_service.cc", "cuda_dnn.cc"])
+        return (f"{rnd.choice('IW')}05{rnd.randrange(1, 29):02d} {rnd.randrange(24):02d}:{rnd.randrange(60):02d}:"
+                f"{rnd.randrange(60):02d}.{rnd.randrange(10 ** 6):06d} {rnd.randrange(1000, 99999)} {site}:"
+                f"{rnd.randrange(1, 900)}] " + rnd.choice([
+                    "Using BFC allocator.", f"XLA service 0x{rnd.randrange(16 ** 12):x} initialized for platform CUDA",
+                    f"  StreamExecutor device ({rnd.randrange(8)}): NVIDIA H100 80GB HBM3, Compute Capability 9.0",
+                    "Loaded cuDNN version 8907"]))
+    if r < 0.8:
+        rank = rnd.randrange(64)
+        return (f"[{rnd.choice('IW')}501 {rnd.randrange(24):02d}:{rnd.randrange(60):02d}:{rnd.randrange(60):02d}."
+                f"{rnd.randrange(10 ** 6):06d} {rnd.randrange(1000, 99999)} torch/csrc/distributed/c10d/"
+                + rnd.choice([f"ProcessGroupNCCL.cpp:{rnd.randrange(900)}] [PG 0 Rank {rank}] ProcessGroupNCCL "
+                              f"initialization options: size: 64, global rank: {rank}, TIMEOUT(ms): 600000",
+                              f"TCPStore.cpp:{rnd.randrange(900)}] [c10d] The server socket has started to listen on "
+                              f"[::]:29500.",
+                              f"socket.cpp:{rnd.randrange(900)}] [c10d] The client socket has connected to "
+                              f"[master-0]:29500 on [worker-{rank}]:{rnd.randrange(30000, 60000)}."]))
+    return (f" iteration {rnd.randrange(10 ** 5):8d}/  500000 | consumed samples: {rnd.randrange(10 ** 7):12d} | "
+            f"elapsed time per iteration (ms): {rnd.random() * 3000:.1f} | learning rate: {rnd.random() / 1000:.6E} | "
+            f"global batch size:  1024 | lm loss: {rnd.random() * 9:.6E} | loss scale: 1.0 | grad norm: "
+            f"{rnd.random() * 3:.3f} | number of skipped iterations:   0 | number of nan iterations:   0 |")
+
+
 def k_hosts(rnd, pf):
     # 100000 hosts, never two consecutive lines of one: every line's prefix is new to the cache
     h = rnd.randrange(100000)
@@ -686,7 +725,7 @@ KINDS = {
     "channel": k_channel, "ring-tree": k_ring, "topology": k_topo, "env": k_env, "plugin-tuner": k_plugin,
     "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "warn-garbage": k_warn_garbage,
     "warn-sites": k_warn_sites, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
-    "net-ofi": k_netofi, "app-output": k_app, "app-short": k_app_short, "blank-garbage": k_garbage, "short-lines": k_short,
+    "net-ofi": k_netofi, "app-output": k_app, "app-short": k_app_short, "framework-logs": k_framework_logs, "blank-garbage": k_garbage, "short-lines": k_short,
     "many-hosts": k_hosts, "many-ranks": k_ranks, "no-host": k_no_host, "torch-failures": k_torch_failures,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,

@@ -212,9 +212,10 @@ final class CrashMarkers {
   /** {@link #ncclOrCrash}: a crash marker starts before the "NCCL " found (or in the line, if none). */
   static final long CRASH = 1L << 32;
   /**
-   * {@link #ncclOrCrash}: a "] " may be in the bytes it read (a prefilter: never missing one that is
-   * there), where before 2.3 a record's level follows its device ("[0] INFO"): a line with none is
-   * not searched for that level again.
+   * {@link #ncclOrCrash}: a "] I" or "] W" may be in the bytes it read (a prefilter: never missing
+   * one that is there), where before 2.3 a record's level follows its device ("[0] INFO"): a line
+   * with none is not searched for that level again. (Other loggers' brackets are followed by
+   * other bytes: "[2024-05-01 10:00:00] [INFO] [engine.py:12:step]".)
    */
   static final long BRACKET = 1L << 33;
   /**
@@ -266,8 +267,11 @@ final class CrashMarkers {
         crash |= HASH;
       }
       long next = Bytes.word(b, i + 1);
-      if ((zb & zeroBytesUnmasked(next ^ B_SPACE)) != 0) {
-        crash |= BRACKET;
+      // (every "] " is marked at its ']', a borrow may mark more: the byte after the blank decides)
+      for (long br = zb & zeroBytesUnmasked(next ^ B_SPACE); br != 0; br &= br - 1) {
+        if (oldLevelByte(b, i + Bytes.firstMarkedByte(br) + 2, e)) {
+          crash |= BRACKET;
+        }
       }
       long c = zeroBytesUnmasked(next ^ B_C);
       long i2 = zeroBytesUnmasked(next ^ B_I_LOWER);
@@ -312,7 +316,7 @@ final class CrashMarkers {
       if (b[i] == 'N' && startsWith(b, i, e, NCCL)) {
         return i | crash;
       }
-      if (b[i] == ']' && b[i + 1] == ' ') {
+      if (b[i] == ']' && b[i + 1] == ' ' && oldLevelByte(b, i + 2, e)) {
         crash |= BRACKET;
       }
       if (b[i] == 'c' && b[i + 1] == 'o') {
@@ -326,6 +330,11 @@ final class CrashMarkers {
       }
     }
     return 0xFFFFFFFFL | crash; // -1 in the low bits
+  }
+
+  /** Whether the first byte of an old level token, INFO's or WARN's, is at i (before e). */
+  private static boolean oldLevelByte(byte[] b, int i, int e) {
+    return i < e && (b[i] == 'I' || b[i] == 'W');
   }
 
   /** Whether one of the markers starts (an exception's: its "Error:") at i (s <= i, i + 1 < e). */

@@ -223,7 +223,7 @@ class CrashMarkerScanTest {
   void theEnvelopeAndCrashScanAnswersAsTheTwoPlainSearches() {
     // the markers' letters and the envelope's, so that both are near everywhere
     String alphabet = "SIGEVABRTUcoredumpWatchFlnyImsSeg nclNCL \u00ffDistEror:.\r_NcMPChxit(0[]kKiled 1Termnab";
-    List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp", " comm 0x", "#  Rank");
+    List<String> pieces = List.of("NCCL ", "NCCL", "NCC", "NCCL INFO", "ProcessGroupNCCL.cpp", " comm 0x", "#  Rank", "] INFO ", "] WARN ", "] [INFO] ");
     Random r = new Random(12);
     for (int i = 0; i < 30_000; i++) {
       StringBuilder sb = new StringBuilder();
@@ -247,12 +247,12 @@ class CrashMarkerScanTest {
       assertThat((int) scan).as(line).isEqualTo(envelope < 0 ? -1 : pad + envelope);
       assertThat((scan & CrashMarkers.CRASH) != 0).as(line)
           .isEqualTo(plainScanBefore(line, envelope < 0 ? line.length() : envelope));
-      // a prefilter: a "] " the scan passed is never missed (it may flag one that is not there)
-      if (line.substring(0, envelope < 0 ? line.length() : envelope).contains("] ")) {
-        assertThat(scan & CrashMarkers.BRACKET).as("'] ' in %s", line).isNotZero();
+      // a prefilter: a "] I" or "] W" the scan passed is never missed (it may flag one that is not there)
+      String read = line.substring(0, envelope < 0 ? line.length() : envelope);
+      if (read.contains("] I") || read.contains("] W")) {
+        assertThat(scan & CrashMarkers.BRACKET).as("'] I' or '] W' in %s", line).isNotZero();
       }
       // and a "co" (what may start " comm 0x")
-      String read = line.substring(0, envelope < 0 ? line.length() : envelope);
       if (read.contains("co")) {
         assertThat(scan & CrashMarkers.CO).as("'co' in %s", line).isNotZero();
       }
@@ -300,6 +300,24 @@ class CrashMarkerScanTest {
       for (String before : List.of("Epoch 1 step 10 loss 2.3\n", "# x\n", "Epoch 1\nEpoch 2 ncc\n")) {
         assertThat(accumulate(before + r).testsHosts).as(before + r).isEqualTo(alone.testsHosts);
         assertThat(accumulate(before + before + r).testsHosts).as(before + r).isEqualTo(alone.testsHosts);
+      }
+    }
+  }
+
+  @Test
+  void aRecordBefore23IsReadWhateverLinesCameBeforeIt() throws Exception {
+    // before 2.3 the level follows the device ("[0] INFO"): after a line of other output the crash
+    // scan tells whether a line may hold "] I" or "] W", and other loggers' brackets are passed
+    String[] records = {"node-1:10:11 [0] INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:10.0.0.1<0>\n",
+        "node-1:10:11 [0] WARN NET/IB : No device found.\n",
+        "[2024-05-01 10:00:00,123] [INFO] node-1:10:11 [0] INFO NET/IB : No device found.\n"};
+    for (String r : records) {
+      long alone = ncclLines(r);
+      assertThat(alone).as(r).isPositive();
+      for (String before : List.of("Epoch 1 step 10 loss 2.3\n", "[x] [y] z\n",
+          "[2024-05-01 10:00:00,123] [INFO] [engine.py:12:step] step=1\n")) {
+        assertThat(ncclLines(before + r)).as(before + r).isEqualTo(alone);
+        assertThat(ncclLines(before + before + r)).as(before + r).isEqualTo(alone);
       }
     }
   }
