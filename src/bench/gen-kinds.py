@@ -510,6 +510,25 @@ def k_framework_logs(rnd, pf):
             f"{rnd.random() * 3:.3f} | number of skipped iterations:   0 | number of nan iterations:   0 |")
 
 
+def k_pod_ranks(rnd, pf):
+    """A PyTorchJob's 256 Pods in one stream, 8 ranks each: every container forks alike (and a PID
+    namespace per Pod starts alike), so every Pod's ranks have the same pids and tids; threads
+    differ only in the last bytes of their Pod's name, before the 16 of "12345:13405 [3] NCCL"."""
+    p = rnd.randrange(256)
+    dev = rnd.randrange(8)
+    pid = 12345 + dev
+    tid = pid + rnd.choice([0, 0, 0, 1060, 1061])
+    pre = f"train-{p}:{pid}:{tid} [{dev}] NCCL "
+    x = rnd.random()
+    if x < 0.6:
+        return (pre + f"INFO Channel {rnd.randrange(32):02d}/0 : {p * 8 + dev}[{dev}] -> {(p * 8 + dev + 8) % 2048}[{dev}]"
+                f" [send] via NET/IB/{dev}/GDRDMA")
+    if x < 0.8:
+        return pre + "INFO Connected all rings"
+    return (pre + f"WARN NET/IB : Got completion from peer 10.0.{p}.{dev}<{rnd.randrange(40000, 60000)}> with status=12 "
+            "opcode=0 len=0 vendor err 129 (Recv)")
+
+
 def k_hosts(rnd, pf):
     # 100000 hosts, never two consecutive lines of one: every line's prefix is new to the cache
     h = rnd.randrange(100000)
@@ -726,7 +745,7 @@ KINDS = {
     "warn": k_warn, "warn-storm": k_warn_storm, "warn-new-texts": k_warn_new, "warn-garbage": k_warn_garbage,
     "warn-sites": k_warn_sites, "unwind": k_unwind, "bootstrap": k_bootstrap, "net-ib-socket": k_netib, "net-ib-qp": k_netib_qp,
     "net-ofi": k_netofi, "app-output": k_app, "app-short": k_app_short, "framework-logs": k_framework_logs, "blank-garbage": k_garbage, "short-lines": k_short,
-    "many-hosts": k_hosts, "many-ranks": k_ranks, "no-host": k_no_host, "torch-failures": k_torch_failures,
+    "many-hosts": k_hosts, "many-ranks": k_ranks, "pod-ranks": k_pod_ranks, "no-host": k_no_host, "torch-failures": k_torch_failures,
     "coll": k_coll, "trace": k_trace, "init-misc": k_init_misc, "tests-rows": k_tests_rows,
     "host-init": None, "unknown-wrapper": None,
     "cri": None, "docker-json": None, "csv": None, "cloudwatch-csv": None, "logfmt": None, "journald": None,

@@ -98,6 +98,22 @@ class PrefixCacheTest {
   }
 
   /** Every byte of a kept prefix counts, whatever its length's remainder by eight (it is compared by words). */
+  /**
+   * A PID namespace per Pod: every Pod's ranks have the same pids and tids, so its threads differ
+   * only in the Pod's name, just before 17 bytes of ":12345:13405 [3] ". They must not share a key.
+   */
+  @Test
+  void threadsOfPodsWithTheSamePidsAndTidsAreAllKept() {
+    String[] texts = new String[64];
+    for (int i = 0; i < texts.length; i++) {
+      texts[i] = "pytorchjob-train-worker-" + i + ":12345:13405 [3] NCCL INFO x";
+      put(texts[i]);
+    }
+    for (String text : texts) {
+      assertThat(find(text)).as(text).isNotNegative();
+    }
+  }
+
   @Test
   void aLineDifferingInAnyOneByteOfThePrefixIsNotFound() {
     for (String host : new String[] {"n1", "node-02", "node-021", "node-0213", "gpu-node-b12-xyz", "x".repeat(93)}) {
