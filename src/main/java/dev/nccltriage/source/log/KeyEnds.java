@@ -2,8 +2,9 @@ package dev.nccltriage.source.log;
 
 /**
  * A {@link PrefixCache}'s key lengths: how many bytes of a line each key covers, in the order they
- * came, {@code ends[0, used)}. A key is the line's first eight bytes and the sixteen before its
- * end, so it tells the threads of a job apart only where those sixteen hold the thread's id. A key that ends before it (another
+ * came, {@code ends[0, used)}. A key is the line's first eight bytes and the 24 before its end, so
+ * it tells the threads of a job apart only where those hold the thread's id (its last sixteen hold
+ * the id's end, as {@link #pick} picks them) and enough of its host. A key that ends before it (another
  * job's, of shorter host names, in a log of several jobs) gives every thread of a host name
  * longer than that one key: "pytorchjob-summarization-long-...-worker-0:113:548" and all its
  * job's threads shared a set of four slots and evicted each other on every round.

@@ -691,7 +691,9 @@ final class LogParser implements LineSink {
   private boolean commFree(byte[] b, int s, int e) {
     return crashOf == b && crashFrom == s && crashTo == e && (seenInLine & CrashMarkers.CO) == 0;
   }
-  private boolean bracketSeen; // the line's envelope search may have passed a "] " (or did not look)
+
+  // the line's envelope search may have passed a "] I" or "] W" (or did not look)
+  private boolean bracketSeen;
 
   /**
    * A bare message after the wrapper that no table knows and that NCCL's lines around it had (a

@@ -5,9 +5,10 @@ package dev.nccltriage.source.log;
  * Interleaved ranks defeat a one-line memory (the next line is usually another thread's), but a
  * job has a bounded set of threads, so a table of them lets almost every line skip the envelope
  * search, the prefix parse and the process lookup. The key is the line's first eight bytes and
- * the sixteen before where the first cached line had "NCCL": the start of the host and, in a log
- * whose prefixes are about that long, "pid:tid [dev] ". So neither a long host name shared by
- * eight ranks nor threads of one pid whose tids begin alike share a slot. A line is found only by
+ * the 24 before where the first cached line had "NCCL": the start of the host and "pid:tid [dev] "
+ * with the end of the host before it. So neither a long host name shared by eight ranks, nor
+ * threads of one pid whose tids begin alike, nor the Pods of a job whose ranks all have the same
+ * pids and tids (a PID namespace per Pod) share a slot. A line is found only by
  * an exact match of its whole prefix; the key only spreads them.
  *
  * <p>A prefix shorter than that key, or one whose thread id that key does not span (a log of
