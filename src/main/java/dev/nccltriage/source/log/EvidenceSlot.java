@@ -95,7 +95,7 @@ final class EvidenceSlot {
     if (msg < start || msg >= end) {
       return end;
     }
-    int next = LogParser.nextLevel(buf, msg, end, lvl, glued);
+    int next = LevelTokens.nextLevel(buf, msg, end, lvl, glued);
     if (next < 0) {
       return end;
     }

@@ -40,8 +40,8 @@ final class GluedSeam {
 
   /** "NCCL INFO"'s start where lvl is at its "INFO" (a cached prefix's level), else lvl. */
   private static int tokenStart(byte[] b, int lvl, int e) {
-    int n = LogParser.NCCL.length;
-    return lvl >= n && !Bytes.startsWith(b, lvl, e, LogParser.NCCL) && Bytes.startsWith(b, lvl - n, e, LogParser.NCCL)
+    int n = LevelTokens.NCCL.length;
+    return lvl >= n && !Bytes.startsWith(b, lvl, e, LevelTokens.NCCL) && Bytes.startsWith(b, lvl - n, e, LevelTokens.NCCL)
         ? lvl - n : lvl;
   }
 }

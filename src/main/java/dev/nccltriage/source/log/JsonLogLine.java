@@ -134,7 +134,7 @@ final class JsonLogLine implements LineDecoder {
         afterKnownKey = v < end && b[v] == '"' && isTextKey(b, i + 1, close);
       } else {
         if (Bytes.indexOf(b, i + 1, close, NCCL) >= 0) {
-          if (LogParser.levelToken(b, i + 1, close) >= 0) {
+          if (LevelTokens.levelToken(b, i + 1, close) >= 0) {
             return value(b, i, end + 1, true, false);
           }
           nccl = nccl < 0 ? i : nccl;

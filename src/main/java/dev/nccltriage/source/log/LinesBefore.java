@@ -65,7 +65,7 @@ final class LinesBefore {
     int e = lines.length;
     while (e > 0 && n < RECORDS) {
       int s = lastLineEnd(lines, 0, e - 1); // the line [s, e) with its newline
-      if (LogParser.levelToken(lines, s, e) >= 0 || LogParser.oldLevelToken(lines, s, e) >= 0) {
+      if (LevelTokens.levelToken(lines, s, e) >= 0 || LevelTokens.oldLevelToken(lines, s, e) >= 0) {
         from[n] = s;
         to[n] = e;
         bytes += e - s;

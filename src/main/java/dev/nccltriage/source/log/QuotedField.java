@@ -47,9 +47,9 @@ final class QuotedField implements LineDecoder {
     if (e - s < 8) {
       return -1;
     }
-    int at = LogParser.levelToken(b, s, e); // a record's level token, not a column's word
+    int at = LevelTokens.levelToken(b, s, e); // a record's level token, not a column's word
     if (at < 0) {
-      at = LogParser.oldLevelToken(b, s, e); // before 2.3: "host:pid:tid [dev] INFO "
+      at = LevelTokens.oldLevelToken(b, s, e); // before 2.3: "host:pid:tid [dev] INFO "
     }
     if (at >= 0) {
       int open = lastQuote(b, s, at);

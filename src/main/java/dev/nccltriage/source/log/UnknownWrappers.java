@@ -235,7 +235,7 @@ final class UnknownWrappers {
   static boolean notAWrapper(byte[] b, int s, int to, int e) {
     for (int i = s; i < to; i++) {
       byte c = b[i];
-      if (c < 0x20 && c != '\t' || c == 'N' && LogParser.levelAt(b, i, e) || c == ']' && LogParser.oldLevelAt(b, i, e)) {
+      if (c < 0x20 && c != '\t' || c == 'N' && LevelTokens.levelAt(b, i, e) || c == ']' && LevelTokens.oldLevelAt(b, i, e)) {
         return true;
       }
     }
