@@ -188,8 +188,7 @@ final class LogParser implements LineSink {
       e = Envelope.trimSuffix(b, s, e);
     }
     slot.at(b, s, e, lineNo);
-    crashOf = null;
-    crashTexts.forget();
+    scan.forget();
     textOf = null;
     lineFailed = false;
     boolean placed = segment(b, s, e, false);
@@ -254,7 +253,7 @@ final class LogParser implements LineSink {
       // a counter, a value, a word read before: what unplaced() does with it, less the readers
       // whose answer is known (QuietLines)
       acc.unplaced++;
-      crashOf = null;
+      scan.forget();
       textOf = null;
       lineFailed = false;
       lastSearchBare = true;
@@ -271,8 +270,7 @@ final class LogParser implements LineSink {
       e = Envelope.trimSuffix(b, s, e);
     }
     slot.at(b, s, e, lineNo);
-    crashOf = null;
-    crashTexts.forget();
+    scan.forget();
     lineFailed = false;
     lastSearchBare = true;
     int t = textAfter(b, s, Envelope.afterShortWrappers(b, s, e), e, true); // as segment() finds it
@@ -323,7 +321,7 @@ final class LogParser implements LineSink {
     boolean known = textOf == b && textFrom == s;
     int t = known ? textAt : s;
     boolean raised = tracebacks.raisedAt(b, s, t, e, known ? textIndent : 0);
-    boolean crash = crashOf == b && crashFrom == s && crashTo == e ? crashFound : CrashMarkers.isCrash(b, s, e, crashTexts);
+    boolean crash = scan.crash(b, s, e);
     if (crash) {
       failure(b, s, e);
     } else {
@@ -340,7 +338,7 @@ final class LogParser implements LineSink {
       } else if (level >= 0 && FrameworkFailures.processGroupError(b, level, e)
           || FrameworkFailures.fatalLine(b, c == 'F' ? t : level, e)) {
         failure(b, s, e); // PyTorch's process group's error; a logger's FATAL line, then abort()
-      } else if ((hashFree(b, s, e) || !TestsPreamble.parse(acc, slot, b, s, e)) && !lineFailed) {
+      } else if ((scan.hashFree(b, s, e) || !TestsPreamble.parse(acc, slot, b, s, e)) && !lineFailed) {
         // an exception's line ending a traceback: maybe caught, no failure (nccl-tests' preamble
         // first: whether a line is one does not depend on the lines before, which may be unknown)
         if (raised) {
@@ -511,13 +509,7 @@ final class LogParser implements LineSink {
   }
 
   private int foundAt; // where cachedSlot's prefix starts
-  // the line [crashFrom, crashTo) of crashOf that segment() searched whole for an envelope, and
-  // whether a crash marker was found on the way (null: none searched so)
-  private byte[] crashOf;
-  private final CrashTexts crashTexts = new CrashTexts(); // the crash searches' texts after a name, for the line
-  private int crashFrom;
-  private int crashTo;
-  private boolean crashFound;
+  private final LineScan scan = new LineScan(); // what the envelope and crash pass found in the line
   // unplaced() found nothing in the line that depends on its bytes alone (QuietLines)
   private boolean quiet;
   private final QuietLines quietLines = new QuietLines();
@@ -580,8 +572,10 @@ final class LogParser implements LineSink {
     // the crash search in the same pass. A line of a thread not yet cached (its envelope near its
     // start) is searched for the envelope alone
     boolean withCrash = lastSearchBare;
-    bracketSeen = !withCrash; // (the crash scan tells whether the line may hold a "] ")
-    int at = withCrash ? envelopeOrCrash(b, s, s, e) : indexOf(b, s, e, NCCL);
+    if (!withCrash) {
+      scan.unscanned(); // (the crash scan tells whether the line may hold a "] I")
+    }
+    int at = withCrash ? scan.envelopeOrCrash(b, s, s, e) : indexOf(b, s, e, NCCL);
     lastSearchBare = at < 0;
     while (at >= 0) {
       int lv = at + 5;
@@ -612,22 +606,19 @@ final class LogParser implements LineSink {
         // nccl-tests' "Test NCCL failure", PyTorch's "NCCL error in: ...": the job failed
         failure(b, s, e);
         // recorded: line() is not to record it again as a crash (a framework's exception names it too)
-        crashOf = b;
-        crashFrom = s;
-        crashTo = e;
-        crashFound = false;
+        scan.recorded(b, s, e);
         return false;
       }
       // "NCCL " that is no envelope ("ProcessGroupNCCL initialization", "NCCL version: 2.18.1"): the
       // rest of the line, and of its crash search
-      at = withCrash ? envelopeOrCrash(b, s, at + 1, e) : indexOf(b, at + 1, e, NCCL);
+      at = withCrash ? scan.envelopeOrCrash(b, s, at + 1, e) : indexOf(b, at + 1, e, NCCL);
     }
     // an "NCCL " in another program's words ("last enqueued NCCL work") is no envelope either: the
     // next line is searched for a crash marker in the same pass, as after any other such line
     lastSearchBare = true;
     // before 2.3 there is no NCCL token: "host:pid:tid [dev] INFO message"
     // (by the pair "] ", not by each ']': other programs' lines hold brackets)
-    for (int br = bracketSeen ? indexOf(b, s, e, BRACKET_SPACE) : -1; br >= 0;
+    for (int br = scan.bracketSeen() ? indexOf(b, s, e, BRACKET_SPACE) : -1; br >= 0;
         br = indexOf(b, br + 1, e, BRACKET_SPACE)) {
       if (oldLevelAt(b, br, e)) {
         prefix.parse(b, s, br + 2);
@@ -646,54 +637,12 @@ final class LogParser implements LineSink {
     if (e - s < LineSink.SHORT_LINE) {
       return false; // a fragment ("NET/IB" alone), as shortLine() reads it
     }
-    if (m < e && messages.parseBare(b, m, e, commFree(b, s, e)) || !glued && bareAfterWrapper(b, s, k, m, e)) {
+    if (m < e && messages.parseBare(b, m, e, scan.commFree(b, s, e)) || !glued && bareAfterWrapper(b, s, k, m, e)) {
       acc.ncclLines++;
       return true;
     }
     return false;
   }
-
-  /**
-   * The first "NCCL " in [from, e) of the line that starts at s, or -1; then the line's crash search
-   * is done too (with what the searches from s to from found), its answer kept for line() (asked if
-   * nothing else takes the line).
-   */
-  private int envelopeOrCrash(byte[] b, int s, int from, int e) {
-    long scan = CrashMarkers.ncclOrCrash(b, s, from, e, crashTexts);
-    int at = (int) scan;
-    bracketSeen |= (scan & CrashMarkers.BRACKET) != 0;
-    // a marker before an "NCCL " that was no envelope counts for the line
-    boolean crash = (scan & CrashMarkers.CRASH) != 0 || from > s && crashBefore;
-    long seen = scan & (CrashMarkers.CO | CrashMarkers.HASH) | (from > s ? seenBefore : 0);
-    if (at < 0) {
-      crashOf = b;
-      crashFrom = s;
-      crashTo = e;
-      crashFound = crash;
-      seenInLine = seen;
-    } else {
-      crashBefore = crash;
-      seenBefore = seen;
-    }
-    return at;
-  }
-
-  private boolean crashBefore; // envelopeOrCrash found a marker before the "NCCL " it returned
-  private long seenBefore; // and a "co" or a '#' (CrashMarkers.CO, HASH)
-  private long seenInLine; // what the line [crashFrom, crashTo) holds of CrashMarkers.CO, HASH
-
-  /** Whether the line [s, e) of b was searched whole for an envelope and holds no '#' before its last byte. */
-  private boolean hashFree(byte[] b, int s, int e) {
-    return crashOf == b && crashFrom == s && crashTo == e && (seenInLine & CrashMarkers.HASH) == 0;
-  }
-
-  /** Whether the line [s, e) of b was searched whole for an envelope and holds no " comm 0x". */
-  private boolean commFree(byte[] b, int s, int e) {
-    return crashOf == b && crashFrom == s && crashTo == e && (seenInLine & CrashMarkers.CO) == 0;
-  }
-
-  // the line's envelope search may have passed a "] I" or "] W" (or did not look)
-  private boolean bracketSeen;
 
   /**
    * A bare message after the wrapper that no table knows and that NCCL's lines around it had (a
@@ -702,7 +651,7 @@ final class LogParser implements LineSink {
    * the start of a JSON record or of a CSV cell that the line's reading did not take off.
    */
   private boolean bareAfterWrapper(byte[] b, int s, int k, int tried, int e) {
-    boolean commFree = commFree(b, s, e);
+    boolean commFree = scan.commFree(b, s, e);
     // (any such wrapper, changing or not)
     int n = wrappers.skew;
     int other = wrappers.otherSkew;

@@ -293,7 +293,9 @@ class CrashMarkerScanTest {
     // the crash scan after a line of other output tells whether a line may hold a '#': nccl-tests'
     // rank lines are read alike after any line, bare or after a launcher's tag
     String[] ranks = {"#  Rank  0 Group  0 Pid  41 on node-a device  0 [0x1b] NVIDIA H100 80GB HBM3\n",
-        "[1,0]<stdout>:#  Rank  1 Group  0 Pid  42 on node-b device  1 [0x2b] NVIDIA H100 80GB HBM3\n"};
+        "[1,0]<stdout>:#  Rank  1 Group  0 Pid  42 on node-b device  1 [0x2b] NVIDIA H100 80GB HBM3\n",
+        // recorded as a failure by the envelope search ("NCCL failure"): what it holds is not known
+        "#  Rank  2 Group  0 Pid  43 on node-c device  2 [0x3b] NVIDIA H100 80GB HBM3 Test NCCL failure\n"};
     for (String r : ranks) {
       LogAccumulator alone = accumulate(r);
       assertThat(alone.testsHosts).as(r).isNotEmpty();
