@@ -279,13 +279,9 @@ class CrashMarkerScanTest {
         "[rank0]: ncclCommInitRank comm 0x55d0c8a0 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n",
         "2024-05-01 10:00:00 comm 0x7f3 rank 1 nRanks 2 nNodes 1 localRanks 2 localRank 1 MNNVL 0\n"};
     for (String c : comms) {
-      long alone = ncclLines(c);
-      assertThat(alone).as(c).isPositive();
-      for (String before : List.of("Epoch 1 step 10 loss 2.3\n", "co\n", "Epoch 1\nEpoch 2 ncc\n")) {
-        assertThat(ncclLines(before + c)).as(before + c).isEqualTo(alone);
-        assertThat(ncclLines(before + before + c)).as(before + c).isEqualTo(alone);
-      }
+      assertThat(ncclLines(c)).as(c).isPositive();
     }
+    readAlikeAfter(List.of("Epoch 1 step 10 loss 2.3\n", "co\n", "Epoch 1\nEpoch 2 ncc\n"), acc -> acc.ncclLines, comms);
   }
 
   @Test
@@ -297,13 +293,9 @@ class CrashMarkerScanTest {
         // recorded as a failure by the envelope search ("NCCL failure"): what it holds is not known
         "#  Rank  2 Group  0 Pid  43 on node-c device  2 [0x3b] NVIDIA H100 80GB HBM3 Test NCCL failure\n"};
     for (String r : ranks) {
-      LogAccumulator alone = accumulate(r);
-      assertThat(alone.testsHosts).as(r).isNotEmpty();
-      for (String before : List.of("Epoch 1 step 10 loss 2.3\n", "# x\n", "Epoch 1\nEpoch 2 ncc\n")) {
-        assertThat(accumulate(before + r).testsHosts).as(before + r).isEqualTo(alone.testsHosts);
-        assertThat(accumulate(before + before + r).testsHosts).as(before + r).isEqualTo(alone.testsHosts);
-      }
+      assertThat(accumulate(r).testsHosts).as(r).isNotEmpty();
     }
+    readAlikeAfter(List.of("Epoch 1 step 10 loss 2.3\n", "# x\n", "Epoch 1\nEpoch 2 ncc\n"), acc -> acc.testsHosts, ranks);
   }
 
   @Test
@@ -314,12 +306,20 @@ class CrashMarkerScanTest {
         "node-1:10:11 [0] WARN NET/IB : No device found.\n",
         "[2024-05-01 10:00:00,123] [INFO] node-1:10:11 [0] INFO NET/IB : No device found.\n"};
     for (String r : records) {
-      long alone = ncclLines(r);
-      assertThat(alone).as(r).isPositive();
-      for (String before : List.of("Epoch 1 step 10 loss 2.3\n", "[x] [y] z\n",
-          "[2024-05-01 10:00:00,123] [INFO] [engine.py:12:step] step=1\n")) {
-        assertThat(ncclLines(before + r)).as(before + r).isEqualTo(alone);
-        assertThat(ncclLines(before + before + r)).as(before + r).isEqualTo(alone);
+      assertThat(ncclLines(r)).as(r).isPositive();
+    }
+    readAlikeAfter(List.of("Epoch 1 step 10 loss 2.3\n", "[x] [y] z\n",
+        "[2024-05-01 10:00:00,123] [INFO] [engine.py:12:step] step=1\n"), acc -> acc.ncclLines, records);
+  }
+
+  /** Each of {@code lines} gives what it gives alone after each of {@code befores}, once and twice. */
+  private static void readAlikeAfter(List<String> befores, java.util.function.Function<LogAccumulator, Object> fact,
+      String... lines) throws Exception {
+    for (String line : lines) {
+      Object alone = fact.apply(accumulate(line));
+      for (String before : befores) {
+        assertThat(fact.apply(accumulate(before + line))).as(before + line).isEqualTo(alone);
+        assertThat(fact.apply(accumulate(before + before + line))).as(before + before + line).isEqualTo(alone);
       }
     }
   }
