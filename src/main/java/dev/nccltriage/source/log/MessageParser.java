@@ -64,10 +64,10 @@ final class MessageParser {
    */
   boolean parse(ProcessState proc, byte[] b, int m, int e, boolean warn, int text) {
     if (!warn) {
-      return parse(proc, b, m, e, text);
+      return parse(proc, b, m, e, text, false);
     }
     rare.newLine();
-    boolean known = parse(proc, b, m, e, text);
+    boolean known = parse(proc, b, m, e, text, false);
     consumed = -1;
     rare.warn(p(proc), b, m, e, known, text);
     return known;
@@ -75,7 +75,7 @@ final class MessageParser {
 
   /** Returns whether the message belonged to a known family. */
   boolean parse(ProcessState proc, byte[] b, int m, int e) {
-    return parse(proc, b, m, e, MessageTexts.UNKNOWN);
+    return parse(proc, b, m, e, MessageTexts.UNKNOWN, false);
   }
 
   /**
@@ -83,15 +83,11 @@ final class MessageParser {
    * was searched whole and holds no "co", so no " comm 0x" (the search for one is skipped).
    */
   boolean parseBare(byte[] b, int m, int e, boolean commFree) {
-    this.commFree = commFree;
-    boolean known = parse(null, b, m, e, MessageTexts.UNKNOWN);
-    this.commFree = false;
-    return known;
+    return parse(null, b, m, e, MessageTexts.UNKNOWN, commFree);
   }
 
-  private boolean commFree; // parseBare's word on the text being parsed
-
-  private boolean parse(ProcessState proc, byte[] b, int m, int e, int text) {
+  /** {@code commFree}: the text holds no " comm 0x" (its line's crash scan said so), not searched for. */
+  private boolean parse(ProcessState proc, byte[] b, int m, int e, int text, boolean commFree) {
     consumed = -1;
     if (m >= e) {
       return false;
